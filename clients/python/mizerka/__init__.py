@@ -1,0 +1,1 @@
+"""Mizerka Arena bot SDK."""

@@ -1,0 +1,512 @@
+"""The whole game as one state machine: contract choice, majors, exchange, trick play, scoring, rotation.
+
+Hands are 52-bit masks and actions are interned tuples, so a random playout allocates little. A
+refused action raises :class:`IllegalAction` before any state is touched. Every accepted action
+appends one tuple to :attr:`Game.log`; the projection in ``views`` decides who may see which entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import IntEnum
+from typing import NamedTuple
+
+from server.engine.cards import CARD_TEXT, SUIT_MASKS, SUIT_NAMES, SUITS, format_cards, mask_cards
+from server.engine.dealing import Deal, seeded_deal
+from server.engine.rules import MAJOR_QUOTA, Contract, Ruleset
+
+
+class Phase(IntEnum):
+    CONTRACT = 0  # the declarer announces a contract (and a trump where it names one)
+    MAJOR = 1  # manni-major: announcing and contesting "X major"
+    EXCHANGE = 2  # blind (each player in turn) or pick (declarer only) exchange
+    PLAY = 3  # trick play
+    WAITING = 4  # between deals with no cards supplied yet (only with an external deal source)
+    OVER = 5  # the game is finished
+
+
+Kind = Phase  # a decision's kind is the phase it is taken in (CONTRACT, MAJOR, EXCHANGE or PLAY)
+
+
+class Choose(NamedTuple):
+    """Announce a contract; ``trump`` (0..3) only for a contract whose declarer names the suit."""
+
+    contract: str
+    trump: int | None = None
+
+
+class Major(NamedTuple):
+    """Announce "<contract> major", or pass with ``contract=None``."""
+
+    contract: str | None
+
+
+class Exchange(NamedTuple):
+    """Discard cards; blind exchange takes as many from the talon top, pick exchange names ``take``."""
+
+    discard: tuple[int, ...]
+    take: tuple[int, ...] | None = None
+
+
+class Play(NamedTuple):
+    card: int
+
+
+Action = Choose | Major | Exchange | Play
+PLAYS = tuple(Play(c) for c in range(52))
+# PLAY_FIELD[s][f]: the Play actions for the cards of suit s whose rank bits are f.
+PLAY_FIELD = tuple(tuple(tuple(PLAYS[13 * s + r] for r in range(13) if f >> r & 1) for f in range(1 << 13)) for s in range(4))
+PASS = Major(None)
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse. ``code`` is stable (bots may switch on it); ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class DealResult(NamedTuple):
+    deal_no: int
+    redeal: int
+    tiebreak: bool
+    dealer: int
+    declarer: int  # the effective declarer (who played the contract)
+    caller: int  # the declarer who announced first (differs from declarer after a major)
+    contract: str  # "spades", "hearts major", ...
+    trump: int | None
+    tricks: tuple[int, ...]
+    points: tuple[int, ...]
+    void: bool = False
+    revoker: int | None = None
+
+
+class Decision(NamedTuple):
+    """What the player to act must decide, with everything needed to decide legally.
+
+    ``actions`` enumerates the legal actions except for EXCHANGE, where any set of at most
+    ``max_exchange`` held cards is legal (with ``take`` from ``talon`` in a pick exchange).
+    """
+
+    seat: int
+    kind: Phase
+    actions: tuple[Action, ...]
+    max_exchange: int = 0
+    pick: bool = False
+    talon: tuple[int, ...] = ()
+
+
+DealSource = Callable[[int, int], Deal | None]
+
+
+def _hold_text(mask: int) -> str:
+    return ", ".join(format_cards(mask_cards(mask))) or "nothing"
+
+
+class Game:
+    """One game from first deal to final totals. Drive it with :meth:`decision` and :meth:`apply`."""
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        seed: int | str = 0,
+        first_dealer: int | None = None,
+        deal_source: DealSource | None = None,
+    ) -> None:
+        n = rules.players
+        self.rules = rules
+        self.n = n
+        self.seed = seed
+        self._source: DealSource = deal_source or (lambda d, r: seeded_deal(seed, d, r, n, rules.hand_size))
+        self.first_dealer = (n - 1 if not rules.dealer_declares else 0) if first_dealer is None else first_dealer
+        if not 0 <= self.first_dealer < n:
+            raise ValueError(f"first_dealer must be a seat 0..{n - 1}")
+        self._budget = len(rules.contracts) if rules.majors else rules.deals // n
+        self.totals = [0] * n
+        self.used = [0] * n  # bit i set: contract i used by that seat
+        self.results: list[DealResult] = []
+        self.log: list[tuple] = []
+        self.regular_done = 0
+        self.tiebreaks_done = 0
+        self.deal_no = 0
+        self.redeal = 0
+        self.tiebreak = False
+        self.caller = self.first_dealer if rules.dealer_declares else (self.first_dealer + 1) % n
+        self.phase = Phase.WAITING
+        self.to_act = -1
+        self._reset_deal(self.caller)
+        self._start_deal()
+
+    def _reset_deal(self, caller: int) -> None:
+        """Empty per-deal state, so that every field exists even before cards arrive."""
+        n = self.n
+        self.dealer = caller if self.rules.dealer_declares else (caller - 1) % n
+        self.declarer = caller
+        self.dealt: tuple[tuple[int, ...], ...] = ((),) * n
+        self.hands = [0] * n
+        self.talon: tuple[int, ...] = ()
+        self.talon_pos = 0
+        self.contract: Contract | None = None
+        self.contract_label = ""
+        self.trump: int | None = None
+        self.major = False
+        self.announced: Contract | None = None  # the caller's contract while majors are settled
+        self.major_by = -1  # P: who announced "C major"
+        self._major_queue: list[int] = []
+        self.exchanged: list[int | None] = [None] * n
+        self.discards: list[tuple[int, ...]] = [()] * n
+        self.taken: list[tuple[int, ...]] = [()] * n
+        self.tricks = [0] * n
+        self.trick: list[tuple[int, int]] = []  # (seat, card) in play order
+        self.trick_no = 0
+        self.led_mask = 0
+
+    # ----------------------------------------------------------------------------------- deals
+    def _start_deal(self) -> None:
+        deal = self._source(self.deal_no, self.redeal)
+        if deal is None:
+            self.phase, self.to_act = Phase.WAITING, -1
+            return
+        n, rules = self.n, self.rules
+        if self.tiebreak and self.redeal == 0:
+            if rules.tiebreak == "random":
+                if deal.declarer is None:
+                    raise ValueError("a random tie-break deal needs a drawn declarer")
+                self.caller = deal.declarer
+            else:
+                low = min(self.totals)
+                self.caller = self.totals.index(low)
+        D = self.caller
+        self._reset_deal(D)
+        self.dealt = deal.hands
+        for s, cards in enumerate(deal.hands):
+            for c in cards:
+                self.hands[s] |= 1 << c
+        self.talon = deal.talon
+        self.log.append(("deal", self.deal_no, self.redeal, self.tiebreak, self.dealer, D, deal.hands, deal.talon))
+        if self.tiebreak:
+            c = rules.contract(rules.notrump)
+            assert c is not None
+            self._settle(D, c, major=False)
+        else:
+            self.phase, self.to_act = Phase.CONTRACT, D
+
+    def _left(self, seat: int) -> int:
+        return self._budget - self.used[seat].bit_count()
+
+    def _next_caller(self) -> int:
+        D = self.caller
+        if self.rules.continuous and self._left(D) > 0:
+            return D
+        for i in range(1, self.n + 1):
+            p = (D + i) % self.n
+            if self._left(p) > 0:
+                return p
+        return D
+
+    def _end_deal(self, points: list[int], void: bool = False, revoker: int | None = None) -> None:
+        result = DealResult(
+            self.deal_no,
+            self.redeal,
+            self.tiebreak,
+            self.dealer,
+            self.declarer,
+            self.caller,
+            self.contract_label,
+            self.trump,
+            tuple(self.tricks),
+            tuple(points),
+            void,
+            revoker,
+        )
+        for s in range(self.n):
+            self.totals[s] += points[s]
+        self.results.append(result)
+        self.log.append(("result", result, tuple(self.totals)))
+        if void:
+            self.redeal += 1  # same dealer and declarer; a void deal consumes no contract
+        else:
+            self.deal_no += 1
+            self.redeal = 0
+            if self.tiebreak:
+                self.tiebreaks_done += 1
+            else:
+                self.used[self.declarer] |= 1 << self.rules.contracts.index(self.contract)  # type: ignore[arg-type]
+                self.regular_done += 1
+                self.caller = self._next_caller()
+            if self.regular_done >= self.rules.deals:
+                top = max(self.totals)
+                shared = self.totals.count(top) > 1
+                if not (shared and self.rules.tiebreak != "none" and self.tiebreaks_done < self.rules.tiebreak_max):
+                    self.phase, self.to_act = Phase.OVER, -1
+                    self.log.append(("over", tuple(self.totals)))
+                    return
+                self.tiebreak = True
+        self._start_deal()
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == Phase.OVER
+
+    # ------------------------------------------------------------------------------- queries
+    def legal_plays(self) -> int:
+        """The mask of cards the player to act may play (PLAY phase only)."""
+        hand = self.hands[self.to_act]
+        if self.trick:
+            follow = hand & self.led_mask
+            if follow:
+                return follow
+        return hand
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions, enumerated; empty for EXCHANGE (see :meth:`decision`) and between deals."""
+        if self.phase == Phase.PLAY:
+            hand = self.hands[self.to_act]
+            if self.trick:
+                s = self.trick[0][1] // 13
+                field = hand >> (13 * s) & 0x1FFF
+                if field:
+                    return PLAY_FIELD[s][field]
+            return tuple(p for s in range(4) for p in PLAY_FIELD[s][hand >> (13 * s) & 0x1FFF])
+        if self.phase == Phase.CONTRACT:
+            return self._contract_options()
+        if self.phase == Phase.MAJOR:
+            return tuple(Major(c.name) for c in self._major_options(self.to_act)) + (PASS,)
+        return ()
+
+    def decision(self) -> Decision | None:
+        """The pending decision, or None between deals and after the game."""
+        if self.phase >= Phase.WAITING:
+            return None
+        if self.phase == Phase.EXCHANGE:
+            pick = self.rules.exchange == "pick"
+            if pick:
+                return Decision(self.to_act, self.phase, (), len(self.talon), True, self.talon)
+            return Decision(self.to_act, self.phase, (), len(self.talon) - self.talon_pos)
+        return Decision(self.to_act, self.phase, self.legal_actions())
+
+    def _contract_options(self) -> tuple[Choose, ...]:
+        used = self.used[self.to_act]
+        out: list[Choose] = []
+        for i, c in enumerate(self.rules.contracts):
+            if used >> i & 1:
+                continue
+            if c.names_trump:
+                out.extend(Choose(c.name, s) for s in self.rules.trump_suits())
+            else:
+                out.append(Choose(c.name))
+        return tuple(out)
+
+    def _major_options(self, seat: int) -> list[Contract]:
+        """Contracts ``seat`` may announce as major now (RULES.md 4.2)."""
+        C = self.announced
+        assert C is not None
+        used = self.used[seat]
+        free = [c for i, c in enumerate(self.rules.contracts) if not used >> i & 1]
+        if self.major_by < 0:  # the announcing round: only "C major"
+            return [C] if C in free else []
+        if seat == self.declarer:  # the declarer's contest: any suit or grand it has not used
+            return [c for c in free if c.major_rank]
+        return [c for c in free if c.major_rank > C.major_rank]  # the third player: only higher
+
+    # -------------------------------------------------------------------------------- apply
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s action, or raise IllegalAction and change nothing."""
+        phase = self.phase
+        if phase >= Phase.WAITING:
+            raise IllegalAction("GAME_OVER" if phase == Phase.OVER else "DEAL_OVER",
+                                "the game is over" if phase == Phase.OVER else "the deal is over; no cards are dealt yet")
+        if seat != self.to_act:
+            raise IllegalAction("NOT_YOUR_TURN", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        t = type(action)
+        if t is Play:
+            if phase != Phase.PLAY:
+                raise self._wrong_kind("play a card")
+            self._play(seat, action.card)
+        elif t is Choose:
+            if phase != Phase.CONTRACT:
+                raise self._wrong_kind("announce a contract")
+            self._choose(seat, action)
+        elif t is Major:
+            if phase != Phase.MAJOR:
+                msg = "announce a major" if self.rules.majors else f"announce a major: {self.rules.preset} has no major contracts"
+                raise self._wrong_kind(msg)
+            self._major(seat, action.contract)
+        elif t is Exchange:
+            if phase != Phase.EXCHANGE:
+                raise self._wrong_kind("exchange")
+            self._exchange(seat, action)
+        else:
+            raise IllegalAction("UNKNOWN_ACTION", f"{action!r} is not an action")
+
+    def _wrong_kind(self, what: str) -> IllegalAction:
+        expected = {Phase.CONTRACT: "announce a contract", Phase.MAJOR: "announce a major or pass",
+                    Phase.EXCHANGE: "exchange", Phase.PLAY: "play a card"}[self.phase]
+        return IllegalAction("WRONG_PHASE", f"cannot {what} now: you must {expected}")
+
+    def _choose(self, seat: int, action: Choose) -> None:
+        rules = self.rules
+        c = rules.contract(action.contract)
+        if c is None:
+            names = ", ".join(x.name for x in rules.contracts)
+            raise IllegalAction("UNKNOWN_CONTRACT", f"{action.contract!r} is not a contract of {rules.preset}: {names}")
+        if self.used[seat] >> rules.contracts.index(c) & 1:
+            raise IllegalAction("CONTRACT_USED", f"you have already played {c.name}")
+        trump = action.trump
+        if c.names_trump:
+            allowed = rules.trump_suits()
+            if trump is None:
+                raise IllegalAction("TRUMP_REQUIRED", f"{c.name} needs a trump suit: one of {''.join(SUITS[s] for s in allowed)}")
+            if trump not in allowed:
+                raise IllegalAction("TRUMP_NOT_ALLOWED", f"{SUIT_NAMES[trump]} may not be named as trumps here: choose one of {''.join(SUITS[s] for s in allowed)}")
+        elif trump is not None:
+            raise IllegalAction("TRUMP_NOT_ALLOWED", f"{c.name} has its own trump (or none): name no trump suit")
+        else:
+            trump = c.trump
+        self.log.append(("contract", seat, c.name, trump))
+        if rules.majors and not c.minus:
+            self.announced = c
+            self.trump = trump
+            self._major_queue = [(seat + i) % self.n for i in range(1, self.n)]
+            self.phase, self.to_act = Phase.MAJOR, self._major_queue.pop(0)
+        else:
+            self._settle(seat, c, major=False, trump=trump)
+
+    def _major(self, seat: int, name: str | None) -> None:
+        options = self._major_options(seat)
+        if name is not None:
+            chosen = next((c for c in options if c.name == name), None)
+            if chosen is None:
+                raise IllegalAction("BAD_MAJOR", self._major_refusal(seat, name, options))
+        self.log.append(("major", seat, name))
+        if self.major_by < 0:  # announcing round
+            if name is not None:
+                self.major_by = seat
+                self.phase, self.to_act = Phase.MAJOR, self.declarer
+            elif self._major_queue:
+                self.to_act = self._major_queue.pop(0)
+            else:
+                self._settle(self.declarer, self.announced, major=False, trump=self.trump)  # type: ignore[arg-type]
+        elif name is not None:  # a contest is final
+            self._settle(seat, chosen, major=True)
+        elif seat == self.declarer:  # the declarer passed: the third player may contest
+            self.to_act = next(s for s in range(self.n) if s not in (self.declarer, self.major_by))
+        else:
+            self._settle(self.major_by, self.announced, major=True)  # type: ignore[arg-type]
+
+    def _major_refusal(self, seat: int, name: str, options: list[Contract]) -> str:
+        allowed = ", ".join(c.name for c in options) or "nothing: you can only pass"
+        return f"you cannot announce {name!r} major now; you may announce {allowed}"
+
+    def _settle(self, seat: int, contract: Contract, major: bool, trump: int | None = None) -> None:
+        """Fix the effective declarer and contract, then open the exchange."""
+        self.declarer = seat
+        self.contract = contract
+        self.major = major
+        self.trump = contract.trump if trump is None else trump
+        self.contract_label = contract.name + (" major" if major else "")
+        self.log.append(("settled", seat, self.contract_label, self.trump))
+        self.phase = Phase.EXCHANGE
+        self.to_act = seat
+
+    def _exchange(self, seat: int, action: Exchange) -> None:
+        discard, take = tuple(action.discard), action.take
+        pick = self.rules.exchange == "pick"
+        hand = self.hands[seat]
+        if len(set(discard)) != len(discard):
+            raise IllegalAction("BAD_EXCHANGE", "a card is discarded twice")
+        d_mask = 0
+        for c in discard:
+            d_mask |= 1 << c
+        if d_mask & ~hand:
+            raise IllegalAction("BAD_EXCHANGE", f"you do not hold {_hold_text(d_mask & ~hand)}")
+        if pick:
+            take = tuple(take or ())
+            if len(set(take)) != len(take) or not set(take) <= set(self.talon):
+                raise IllegalAction("BAD_EXCHANGE", f"take must name distinct talon cards: {', '.join(format_cards(self.talon))}")
+            if len(take) != len(discard):
+                raise IllegalAction("BAD_EXCHANGE", f"discard and take must have the same number of cards, not {len(discard)} and {len(take)}")
+        else:
+            if take is not None:
+                raise IllegalAction("BAD_EXCHANGE", "this is a blind exchange: name only the discards, the talon top is taken for you")
+            left = len(self.talon) - self.talon_pos
+            if len(discard) > left:
+                raise IllegalAction("BAD_EXCHANGE", f"you may exchange at most {left} cards: the talon has {left} left")
+            take = self.talon[self.talon_pos : self.talon_pos + len(discard)]
+            self.talon_pos += len(discard)
+        t_mask = 0
+        for c in take:
+            t_mask |= 1 << c
+        self.hands[seat] = hand & ~d_mask | t_mask
+        self.exchanged[seat] = len(discard)
+        self.discards[seat] = discard
+        self.taken[seat] = take
+        self.log.append(("exchange", seat, discard, take))
+        nxt = (seat + 1) % self.n
+        if pick or nxt == self.declarer:
+            self.phase, self.to_act = Phase.PLAY, self.declarer
+        else:
+            self.to_act = nxt
+
+    def _play(self, seat: int, card: int) -> None:
+        hand = self.hands[seat]
+        bit = 1 << card
+        if not hand & bit:
+            raise IllegalAction("CARD_NOT_HELD", f"you do not hold {CARD_TEXT[card]}; you hold {_hold_text(hand)}")
+        trick = self.trick
+        if trick and not bit & self.led_mask and hand & self.led_mask:
+            if self.rules.revoke == "reject":
+                led = trick[0][1] // 13
+                raise IllegalAction("MUST_FOLLOW", f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(hand & self.led_mask)}")
+            self.log.append(("revoke", seat, card))
+            points = [0] * self.n
+            points[seat] = -10
+            self._end_deal(points, void=True, revoker=seat)
+            return
+        self.hands[seat] = hand & ~bit
+        self.log.append(("play", seat, card))
+        if not trick:
+            self.led_mask = SUIT_MASKS[card // 13]
+        trick.append((seat, card))
+        if len(trick) < self.n:
+            self.to_act = (seat + 1) % self.n
+            return
+        winner = self._trick_winner(trick)
+        self.tricks[winner] += 1
+        self.trick_no += 1
+        self.log.append(("trick", winner))
+        self.trick = []
+        if self.trick_no < self.rules.tricks:
+            self.to_act = winner
+        else:
+            self._end_deal(self._score())
+
+    def _trick_winner(self, trick: list[tuple[int, int]]) -> int:
+        best_seat, best = trick[0]
+        suit = best // 13
+        trump = self.trump
+        for s, c in trick[1:]:
+            cs = c // 13
+            if cs == suit:
+                if c > best:
+                    best_seat, best = s, c
+            elif cs == trump:
+                best_seat, best, suit = s, c, cs
+        return best_seat
+
+    def _score(self) -> list[int]:
+        n, E, t = self.n, self.declarer, self.tricks
+        if self.major:
+            won = t[E]
+            if won >= self.rules.tricks - 1:
+                bonus = 8 if won == self.rules.tricks else 4
+                return [bonus if s == E else -bonus // (n - 1) for s in range(n)]
+            return [t[s] - (MAJOR_QUOTA if s == E else 1) for s in range(n)]
+        assert self.contract is not None
+        if self.contract.minus:
+            q = self.rules.quotas_minus
+            return [q[(s - E) % n] - t[s] for s in range(n)]
+        q = self.rules.quotas_plus
+        return [t[s] - q[(s - E) % n] for s in range(n)]

@@ -1,0 +1,311 @@
+"""Rulesets as data: every preset of RULES.md is a frozen Ruleset, and options are a validated diff.
+
+Like python-chess's variants, a preset is a small declarative description of one shared engine;
+the engine reads these fields and never branches on the preset's name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from server.engine.cards import SUITS
+
+DECLARER_MODES = ("alternate", "continuous", "dealer", "continuous-dealer")
+REVOKE_MODES = ("reject", "penalty")
+TIEBREAK_MODES = ("none", "random", "lowest")
+MISERE_MODES = ("reversed", "same")
+MAJOR_QUOTA = 14  # RULES.md 4.2: the effective declarer of a major needs 14, each other player 1.
+
+
+class RulesError(ValueError):
+    """A ruleset or option that cannot be used, with a message naming the offending option."""
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """One contract of a ruleset.
+
+    ``trump`` is the fixed trump suit (0..3) or None; ``names_trump`` marks the `trumps` contract whose
+    declarer names the suit; ``major_rank`` orders contracts for major contests (0 = cannot be major).
+    """
+
+    name: str
+    minus: bool = False
+    trump: int | None = None
+    names_trump: bool = False
+    major_rank: int = 0
+
+
+def _suit_contract(name: str, rank: int = 0) -> Contract:
+    return Contract(name, trump=SUITS.index(name[0].upper()), major_rank=rank)
+
+
+_MIZERKA_CONTRACTS = (
+    _suit_contract("spades"),
+    _suit_contract("hearts"),
+    _suit_contract("diamonds"),
+    _suit_contract("clubs"),
+    Contract("notrump"),
+    Contract("mizerka", minus=True),
+)
+# Major contests rank grand > hearts > spades > diamonds > clubs (RULES.md 4.2).
+_MANNI_CONTRACTS = (
+    _suit_contract("spades", 3),
+    _suit_contract("hearts", 4),
+    _suit_contract("diamonds", 2),
+    _suit_contract("clubs", 1),
+    Contract("grand", major_rank=5),
+    Contract("null", minus=True),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """Everything the engine needs to know about a game; build with :func:`load_ruleset`."""
+
+    preset: str
+    players: int
+    hand_size: int
+    contracts: tuple[Contract, ...]
+    quotas_plus: tuple[int, ...]
+    quotas_minus: tuple[int, ...]
+    exchange: Literal["blind", "pick"]
+    notrump: str  # the no-trump contract played in tie-break deals
+    majors: bool = False
+    choose_after: int | Literal["all"] = 6
+    declarer: str = "alternate"
+    deals: int = 0  # 0 until load_ruleset fills in players x contracts
+    revoke: str = "reject"
+    tiebreak: str = "none"
+    tiebreak_max: int = 5
+    misere_quotas: str = "reversed"
+    trumps_allow_spades: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def tricks(self) -> int:
+        return self.hand_size
+
+    @property
+    def talon_size(self) -> int:
+        return 52 - self.players * self.hand_size
+
+    @property
+    def dealer_declares(self) -> bool:
+        return self.declarer in ("dealer", "continuous-dealer")
+
+    @property
+    def continuous(self) -> bool:
+        return self.declarer in ("continuous", "continuous-dealer")
+
+    @property
+    def seen_before_choice(self) -> int:
+        """How many of its cards the declarer sees when it chooses (all of them for "all")."""
+        return self.hand_size if self.choose_after == "all" else min(self.choose_after, self.hand_size)
+
+    def contract(self, name: str) -> Contract | None:
+        for c in self.contracts:
+            if c.name == name:
+                return c
+        return None
+
+    def contract_index(self, name: str) -> int:
+        return [c.name for c in self.contracts].index(name)
+
+    def trump_suits(self) -> tuple[int, ...]:
+        """Suits a declarer may name in a `trumps` contract."""
+        return (0, 1, 2, 3) if self.trumps_allow_spades else (1, 2, 3)
+
+    def describe(self) -> dict[str, Any]:
+        """The preset and every option in force, as plain data (for views, logs and the protocol)."""
+        return {
+            "preset": self.preset,
+            "players": self.players,
+            "hand_size": self.hand_size,
+            "talon_size": self.talon_size,
+            "contracts": [c.name for c in self.contracts],
+            "exchange": self.exchange,
+            "majors": self.majors,
+            "quotas_plus": list(self.quotas_plus),
+            "quotas_minus": list(self.quotas_minus),
+            "choose_after": self.choose_after,
+            "declarer": self.declarer,
+            "deals": self.deals,
+            "revoke": self.revoke,
+            "tiebreak": self.tiebreak,
+            "tiebreak_max": self.tiebreak_max,
+            "misere_quotas": self.misere_quotas,
+            "trumps_allow_spades": self.trumps_allow_spades,
+        }
+
+
+_MIZERKA = Ruleset(
+    preset="mizerka",
+    players=3,
+    hand_size=13,
+    contracts=_MIZERKA_CONTRACTS,
+    quotas_plus=(7, 5, 1),
+    quotas_minus=(1, 5, 7),
+    exchange="blind",
+    notrump="notrump",
+)
+
+PRESETS: dict[str, Ruleset] = {
+    "mizerka": _MIZERKA,
+    "mizerka-4p": dataclasses.replace(
+        _MIZERKA, preset="mizerka-4p", players=4, hand_size=10, quotas_plus=(4, 3, 2, 1), quotas_minus=(1, 2, 3, 4)
+    ),
+    "mizerka-short": dataclasses.replace(
+        _MIZERKA,
+        preset="mizerka-short",
+        contracts=tuple(c for c in _MIZERKA_CONTRACTS if c.name in ("hearts", "notrump", "mizerka")),
+    ),
+    "spoileri": dataclasses.replace(
+        _MIZERKA,
+        preset="spoileri",
+        contracts=(
+            Contract("nolo", minus=True),
+            Contract("rami"),
+            _suit_contract("spades"),
+            Contract("trumps", names_trump=True),
+        ),
+        quotas_plus=(7, 4, 2),
+        quotas_minus=(2, 4, 7),
+        notrump="rami",
+        choose_after="all",
+    ),
+    "trjamann": Ruleset(
+        preset="trjamann",
+        players=3,
+        hand_size=16,
+        contracts=(
+            Contract("grand"),
+            _suit_contract("spades"),
+            Contract("trumps", names_trump=True),
+            Contract("null", minus=True),
+        ),
+        quotas_plus=(8, 4, 4),
+        quotas_minus=(4, 6, 6),
+        exchange="pick",
+        notrump="grand",
+        choose_after="all",
+    ),
+    "manni-major": Ruleset(
+        preset="manni-major",
+        players=3,
+        hand_size=16,
+        contracts=_MANNI_CONTRACTS,
+        quotas_plus=(8, 4, 4),
+        quotas_minus=(4, 6, 6),
+        exchange="pick",
+        notrump="grand",
+        majors=True,
+        choose_after="all",
+    ),
+}
+
+_OPTION_TYPES: dict[str, tuple[type, ...]] = {
+    "declarer": (str,),
+    "deals": (int,),
+    "revoke": (str,),
+    "tiebreak": (str,),
+    "tiebreak_max": (int,),
+    "quotas_plus": (list, tuple),
+    "quotas_minus": (list, tuple),
+    "misere_quotas": (str,),
+    "choose_after": (int, str),
+    "trumps_allow_spades": (bool,),
+}
+_CHOICES = {
+    "declarer": DECLARER_MODES,
+    "revoke": REVOKE_MODES,
+    "tiebreak": TIEBREAK_MODES,
+    "misere_quotas": MISERE_MODES,
+}
+
+
+def _check_type(name: str, value: Any) -> None:
+    types = _OPTION_TYPES[name]
+    # bool is an int in Python; an option that wants a number must not take true/false.
+    if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+        want = " or ".join("list" if t in (list, tuple) else t.__name__ for t in types if t is not tuple)
+        raise RulesError(f"option {name!r} must be a {want}, got {value!r}")
+    if name in _CHOICES and value not in _CHOICES[name]:
+        raise RulesError(f"option {name!r} must be one of {', '.join(map(repr, _CHOICES[name]))}, got {value!r}")
+
+
+def _quotas(name: str, value: Any, base: Ruleset) -> tuple[int, ...]:
+    if len(value) != base.players or not all(isinstance(q, int) and not isinstance(q, bool) for q in value):
+        raise RulesError(f"option {name!r} must list {base.players} whole numbers (one per position), got {value!r}")
+    if any(q < 0 for q in value):
+        raise RulesError(f"option {name!r} has a negative quota: {value!r}")
+    if sum(value) != base.tricks:
+        raise RulesError(f"option {name!r} must sum to the {base.tricks} tricks of a deal, but {list(value)} sums to {sum(value)}")
+    return tuple(value)
+
+
+def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The preset with the options of RULES.md section 3 applied and checked."""
+    if preset not in PRESETS:
+        raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}")
+    base = PRESETS[preset]
+    opts = dict(options or {})
+    unknown = sorted(set(opts) - set(_OPTION_TYPES))
+    if unknown:
+        raise RulesError(f"unknown option {unknown[0]!r}; options are {', '.join(_OPTION_TYPES)}")
+    for name, value in opts.items():
+        _check_type(name, value)
+    changes: dict[str, Any] = {k: v for k, v in opts.items() if k in _CHOICES or k == "trumps_allow_spades"}
+
+    if "choose_after" in opts and opts["choose_after"] not in (6, "all"):
+        raise RulesError(f"option 'choose_after' must be 6 or \"all\", got {opts['choose_after']!r}")
+    if "choose_after" in opts:
+        changes["choose_after"] = opts["choose_after"]
+
+    plus = _quotas("quotas_plus", opts["quotas_plus"], base) if "quotas_plus" in opts else base.quotas_plus
+    if "quotas_minus" in opts:
+        minus = _quotas("quotas_minus", opts["quotas_minus"], base)
+    elif opts.get("misere_quotas") == "same":
+        minus = plus
+    else:
+        minus = base.quotas_minus
+    changes.update(quotas_plus=plus, quotas_minus=minus)
+
+    most = base.players * len(base.contracts)
+    deals = opts.get("deals", most)
+    if deals < base.players or deals % base.players or deals > most:
+        raise RulesError(
+            f"option 'deals' must be a multiple of the {base.players} players and at most {most} "
+            f"(players x contracts), got {deals}"
+        )
+    changes["deals"] = deals
+
+    if "tiebreak_max" in opts:
+        if opts["tiebreak_max"] < 1:
+            raise RulesError(f"option 'tiebreak_max' must be at least 1, got {opts['tiebreak_max']}")
+        changes["tiebreak_max"] = opts["tiebreak_max"]
+    return dataclasses.replace(base, options=opts, **changes)
+
+
+def ruleset_from_table(table: Mapping[str, Any]) -> Ruleset:
+    """A ruleset from a TOML-style table: ``preset = "..."`` plus an optional ``[options]`` table."""
+    extra = sorted(set(table) - {"preset", "options"})
+    if extra:
+        raise RulesError(f"unknown key {extra[0]!r} in ruleset table; expected 'preset' and 'options'")
+    if not isinstance(table.get("preset"), str):
+        raise RulesError("ruleset table needs preset = \"<name>\"")
+    options = table.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RulesError("'options' must be a table of option = value")
+    return load_ruleset(table["preset"], options)
+
+
+def ruleset_from_toml(text: str) -> Ruleset:
+    try:
+        return ruleset_from_table(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as e:
+        raise RulesError(f"ruleset TOML does not parse: {e}") from None

@@ -1,0 +1,226 @@
+"""The one projection from a game to what an audience may know (RULES.md section 5).
+
+An audience is a seat number, :data:`SPECTATOR` (public information only) or :data:`FULL` (everything,
+for logs and finished matches). The referee, the spectator stream, logs and replays all call
+:func:`project` and :func:`project_events`; nothing else decides what anyone may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from server.engine.cards import format_card, format_cards, mask_cards
+from server.engine.game import DealResult, Decision, Game, Phase
+from server.engine.rules import MAJOR_QUOTA
+
+SPECTATOR = -1
+FULL = -2
+
+
+class TrickView(NamedTuple):
+    leader: int
+    cards: tuple[tuple[int, int], ...]  # (seat, card) in play order
+    winner: int | None  # None while the trick is in progress
+
+
+class View(NamedTuple):
+    """A snapshot for one audience. Card fields hold only cards that audience may know."""
+
+    audience: int
+    phase: Phase
+    to_act: int
+    deal_no: int
+    redeal: int
+    tiebreak: bool
+    dealer: int
+    caller: int  # who announced the contract first
+    declarer: int  # effective declarer once settled (== caller until then)
+    contract: str | None
+    trump: int | None
+    hands: tuple[tuple[int, ...] | None, ...]  # per seat; None where this audience may not see it
+    hand_sizes: tuple[int, ...]
+    talon: tuple[int, ...] | None  # the talon as this audience knows it, or None
+    announcements: tuple[tuple[int, str, str | None], ...]  # (seat, "contract"|"major", name or None=pass)
+    exchanged: tuple[int | None, ...]  # cards each seat exchanged; None = not yet
+    discards: tuple[tuple[int, ...] | None, ...]
+    taken: tuple[tuple[int, ...] | None, ...]
+    tricks: tuple[TrickView, ...]  # completed tricks of this deal, then the one in progress
+    tricks_won: tuple[int, ...]
+    quotas: tuple[int, ...] | None
+    used: tuple[tuple[str, ...], ...]  # contracts each seat has used up
+    totals: tuple[int, ...]
+    results: tuple[DealResult, ...]
+    decision: Decision | None  # the audience's own pending decision, if any
+    finished: bool
+
+
+def _known(audience: int, seat: int) -> bool:
+    return audience == FULL or audience == seat
+
+
+def _deal_log(game: Game) -> list[tuple]:
+    """The log entries of the current deal (from its "deal" entry on)."""
+    log = game.log
+    for i in range(len(log) - 1, -1, -1):
+        if log[i][0] == "deal":
+            return log[i:]
+    return []
+
+
+def _visible_hand(game: Game, audience: int, seat: int) -> tuple[int, ...] | None:
+    if not _known(audience, seat) or game.phase == Phase.WAITING:
+        return None
+    cards = mask_cards(game.hands[seat])
+    if game.phase == Phase.CONTRACT and audience != FULL:
+        # Before the announcement only the declarer sees its first `choose_after` cards.
+        if seat != game.caller:
+            return ()
+        first = set(game.dealt[seat][: game.rules.seen_before_choice])
+        return tuple(c for c in cards if c in first)
+    return tuple(cards)
+
+
+def _visible_talon(game: Game, audience: int) -> tuple[int, ...] | None:
+    if game.phase == Phase.WAITING:
+        return None
+    if audience == FULL:
+        return tuple(game.talon)
+    saw = game.rules.exchange == "pick" and audience == game.declarer and game.phase >= Phase.EXCHANGE
+    return tuple(game.talon) if saw else None
+
+
+def _quotas(game: Game) -> tuple[int, ...] | None:
+    if game.contract is None or game.phase == Phase.WAITING:
+        return None
+    n, E = game.n, game.declarer
+    if game.major:
+        return tuple(MAJOR_QUOTA if s == E else 1 for s in range(n))
+    table = game.rules.quotas_minus if game.contract.minus else game.rules.quotas_plus
+    return tuple(table[(s - E) % n] for s in range(n))
+
+
+def project(game: Game, audience: int) -> View:
+    """The view of ``game`` for a seat, SPECTATOR or FULL."""
+    n = game.n
+    waiting = game.phase == Phase.WAITING or not hasattr(game, "hands")
+    announcements: list[tuple[int, str, str | None]] = []
+    tricks: list[TrickView] = []
+    if not waiting:
+        leader, cards = -1, []
+        for e in _deal_log(game):
+            kind = e[0]
+            if kind == "contract" or kind == "major":
+                announcements.append((e[1], kind, e[2]))
+            elif kind == "play":
+                if not cards:
+                    leader = e[1]
+                cards.append((e[1], e[2]))
+            elif kind == "trick":
+                tricks.append(TrickView(leader, tuple(cards), e[1]))
+                cards = []
+        if cards:
+            tricks.append(TrickView(leader, tuple(cards), None))
+    decision = game.decision() if audience >= 0 and game.to_act == audience else None
+    names = [c.name for c in game.rules.contracts]
+    return View(
+        audience=audience,
+        phase=game.phase,
+        to_act=game.to_act,
+        deal_no=game.deal_no,
+        redeal=game.redeal,
+        tiebreak=game.tiebreak,
+        dealer=-1 if waiting else game.dealer,
+        caller=-1 if waiting else game.caller,
+        declarer=-1 if waiting else game.declarer,
+        contract=None if waiting or game.contract is None and game.announced is None else (
+            game.contract_label if game.contract is not None else game.announced.name  # type: ignore[union-attr]
+        ),
+        trump=None if waiting else game.trump if (game.contract or game.announced) else None,
+        hands=tuple(None if waiting else _visible_hand(game, audience, s) for s in range(n)),
+        hand_sizes=tuple(0 if waiting else game.hands[s].bit_count() for s in range(n)),
+        talon=None if waiting else _visible_talon(game, audience),
+        announcements=tuple(announcements),
+        exchanged=tuple([None] * n if waiting else game.exchanged),
+        discards=tuple(game.discards[s] if not waiting and _known(audience, s) else None for s in range(n)),
+        taken=tuple(game.taken[s] if not waiting and _known(audience, s) else None for s in range(n)),
+        tricks=tuple(tricks),
+        tricks_won=tuple([0] * n if waiting else game.tricks),
+        quotas=None if waiting else _quotas(game),
+        used=tuple(tuple(names[i] for i in range(len(names)) if game.used[s] >> i & 1) for s in range(n)),
+        totals=tuple(game.totals),
+        results=tuple(game.results),
+        decision=decision,
+        finished=game.finished,
+    )
+
+
+def project_events(game: Game, audience: int, start: int = 0) -> list[tuple]:
+    """Log entries from index ``start`` as ``audience`` may see them.
+
+    Hidden parts are cut, never replaced: a "deal" entry loses hands and talon (the seat's own
+    cards come with its view), another seat's "exchange" keeps only the count.
+    """
+    out: list[tuple] = []
+    for e in game.log[start:]:
+        kind = e[0]
+        if audience != FULL:
+            if kind == "deal":
+                e = e[:6]
+            elif kind == "exchange" and e[1] != audience:
+                e = ("exchange", e[1], len(e[2]))
+        out.append(e)
+    return out
+
+
+def cards_in(view: View) -> set[int]:
+    """Every card a view discloses (for checks that nothing hidden leaks)."""
+    seen: set[int] = set()
+    for hand in view.hands:
+        seen.update(hand or ())
+    seen.update(view.talon or ())
+    for group in (view.discards, view.taken):
+        for cards in group:
+            seen.update(cards or ())
+    for trick in view.tricks:
+        seen.update(c for _, c in trick.cards)
+    if view.decision is not None:
+        seen.update(view.decision.talon)
+        seen.update(a.card for a in view.decision.actions if hasattr(a, "card"))
+    return seen
+
+
+def view_to_dict(view: View, names: list[str] | None = None) -> dict[str, Any]:
+    """A JSON-ready rendering in RULES.md card notation (used by logs and the stdio protocol)."""
+    from server.engine.cards import SUITS
+
+    def cards(cs: tuple[int, ...] | None) -> list[str] | None:
+        return None if cs is None else format_cards(cs)
+
+    return {
+        "phase": view.phase.name.lower(),
+        "to_act": view.to_act,
+        "deal": view.deal_no,
+        "redeal": view.redeal,
+        "tiebreak": view.tiebreak,
+        "dealer": view.dealer,
+        "caller": view.caller,
+        "declarer": view.declarer,
+        "contract": view.contract,
+        "trump": None if view.trump is None else SUITS[view.trump],
+        "hands": [cards(h) for h in view.hands],
+        "hand_sizes": list(view.hand_sizes),
+        "talon": cards(view.talon),
+        "announcements": [{"seat": s, "kind": k, "contract": c} for s, k, c in view.announcements],
+        "exchanged": list(view.exchanged),
+        "discards": [cards(d) for d in view.discards],
+        "taken": [cards(t) for t in view.taken],
+        "tricks": [
+            {"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner}
+            for t in view.tricks
+        ],
+        "tricks_won": list(view.tricks_won),
+        "quotas": None if view.quotas is None else list(view.quotas),
+        "used": [list(u) for u in view.used],
+        "totals": list(view.totals),
+        "finished": view.finished,
+    } | ({"names": names} if names else {})

@@ -1,0 +1,35 @@
+"""Built-in in-process players: the referee's documented default action, and a seeded random player.
+
+The default action is what the referee plays for a seat that runs out of time or is forfeited:
+the first contract still open (by the ruleset's order, trumps in the first allowed suit), a pass
+in major rounds, no exchange, and the lowest legal card (by suit S, H, D, C, then rank).
+"""
+
+from __future__ import annotations
+
+import random
+
+from server.engine.cards import mask_cards
+from server.engine.game import Action, Decision, Exchange, Game, Major, Phase
+
+NO_EXCHANGE = Exchange(())
+
+
+def default_action(decision: Decision) -> Action:
+    if decision.kind == Phase.EXCHANGE:
+        return Exchange((), () if decision.pick else None)
+    if decision.kind == Phase.MAJOR:
+        return Major(None)
+    return decision.actions[0]
+
+
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A uniformly random legal action (exchange: a random count, then random cards)."""
+    decision = game.decision()
+    assert decision is not None, "no decision pending"
+    if decision.kind != Phase.EXCHANGE:
+        return rng.choice(decision.actions)
+    hand = mask_cards(game.hands[decision.seat])
+    k = rng.randint(0, min(decision.max_exchange, len(hand)))
+    discard = tuple(rng.sample(hand, k))
+    return Exchange(discard, tuple(rng.sample(decision.talon, k)) if decision.pick else None)

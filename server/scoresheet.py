@@ -1,0 +1,43 @@
+"""The score sheet of a game (contracts used per player, points per deal, running totals) as a rich table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Group
+from rich.table import Table
+
+from server.engine.cards import SUITS
+from server.engine.game import DealResult
+from server.engine.rules import Ruleset
+
+
+def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequence[str], title: str = "") -> Group:
+    n = rules.players
+    deals = Table(title=f"Score sheet {title}".strip(), show_lines=False)
+    for col in ("#", "dealer", "declarer", "contract", "tricks"):
+        deals.add_column(col, justify="right" if col in ("#", "tricks") else "left")
+    for name in names:
+        deals.add_column(name, justify="right")
+    totals = [0] * n
+    for i, r in enumerate(results, 1):
+        for s in range(n):
+            totals[s] += r.points[s]
+        contract = r.contract + (f" ({SUITS[r.trump]})" if r.trump is not None and "trumps" in r.contract else "")
+        if r.void:
+            contract += f" VOID (revoke by {names[r.revoker or 0]})"
+        if r.tiebreak:
+            contract += " tie-break"
+        deals.add_row(
+            str(i), names[r.dealer], names[r.declarer], contract, "/".join(map(str, r.tricks)),
+            *(f"{p:+d} ({t})" for p, t in zip(r.points, totals)),
+        )
+    used = Table(title="Contracts used as declarer")
+    used.add_column("player")
+    for c in rules.contracts:
+        used.add_column(c.name, justify="center")
+    used.add_column("total", justify="right")
+    for s, name in enumerate(names):
+        played = {r.contract.removesuffix(" major") for r in results if r.declarer == s and not r.void and not r.tiebreak}
+        used.add_row(name, *("x" if c.name in played else "" for c in rules.contracts), f"{totals[s]:+d}")
+    return Group(deals, used)
