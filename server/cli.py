@@ -78,5 +78,41 @@ def demo(
     Console(width=max(Console().width, 120)).print(render_scoresheet(rules, game.results, names, title=f"{preset}, seed {seed}"))
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
+    db: Annotated[str, typer.Option(help="SQLite file, or a SQLAlchemy URL (postgresql+psycopg://...).")] = "data/arena.sqlite",
+    admin_token: Annotated[str | None, typer.Option(help="Admin token for Arena calls (else $MIZERKA_ADMIN_TOKEN, else a file beside the db).")] = None,
+    decision_ms: Annotated[int, typer.Option(help="Default free time per decision, ms.")] = 10_000,
+    bank_ms: Annotated[int, typer.Option(help="Default time bank per game, ms.")] = 60_000,
+    increment_ms: Annotated[int, typer.Option(help="Default bank increment per decision, ms.")] = 0,
+    max_strikes: Annotated[int, typer.Option(help="Default strikes before a seat is forfeited (0: never).")] = 3,
+    seat_timeout: Annotated[float, typer.Option(help="Seconds a match waits for its bots' streams before the default policy plays the missing seats.")] = 60.0,
+    log_format: Annotated[str, typer.Option(help="auto, console or json.")] = "auto",
+    ready_file: Annotated[Path | None, typer.Option(help="Write host:port here once listening (for scripts).")] = None,
+) -> None:
+    """Run the referee: bots connect to play, admins create matches, anyone may watch."""
+    import asyncio
+
+    from server.logs import configure_logging
+    from server.referee.clock import ClockSettings
+    from server.serve import admin_token_for
+    from server.serve import serve as run_server
+
+    if log_format not in ("auto", "console", "json"):
+        raise _fail(f"--log-format must be auto, console or json, not {log_format!r}")
+    configure_logging(log_format)  # type: ignore[arg-type]
+    try:
+        clock = ClockSettings(decision_ms, bank_ms, increment_ms, max_strikes)
+    except ValueError as e:
+        raise _fail(str(e)) from None
+    token = admin_token_for(db, admin_token)
+    try:
+        asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file))
+    except OSError as e:
+        raise _fail(str(e)) from None
+
+
 def main() -> None:
     app()

@@ -19,8 +19,9 @@ CARD_TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(DECK_SIZE))
 _PARSE = {text: c for c, text in enumerate(CARD_TEXT)}
 _PARSE.update({"10" + SUITS[c // 13]: c for c in range(DECK_SIZE) if c % 13 == 8})
 
-# The cards of every 13-bit suit field, highest first is not needed: ascending, precomputed once.
-_FIELD_CARDS = tuple(tuple(r for r in range(13) if f >> r & 1) for f in range(1 << 13))
+# FIELD_CARDS[s][f]: the cards (ascending) of suit s whose rank bits are f, so a hand's cards are four lookups.
+_RANKS_OF = tuple(tuple(r for r in range(13) if f >> r & 1) for f in range(1 << 13))
+FIELD_CARDS = tuple(tuple(tuple(13 * s + r for r in ranks) for ranks in _RANKS_OF) for s in range(4))
 
 
 class CardError(ValueError):
@@ -60,13 +61,13 @@ def card_mask(cards: Iterable[int]) -> int:
 
 def mask_cards(mask: int) -> list[int]:
     """The cards of a mask in ascending order (suit by suit, low to high)."""
-    out: list[int] = []
-    for s in range(4):
-        field = mask >> (13 * s) & 0x1FFF
-        if field:
-            base = 13 * s
-            out.extend(base + r for r in _FIELD_CARDS[field])
-    return out
+    spades, hearts, diamonds, clubs = FIELD_CARDS
+    return [
+        *spades[mask & 0x1FFF],
+        *hearts[mask >> 13 & 0x1FFF],
+        *diamonds[mask >> 26 & 0x1FFF],
+        *clubs[mask >> 39 & 0x1FFF],
+    ]
 
 
 def parse_suit(text: str) -> int:

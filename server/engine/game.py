@@ -1,8 +1,9 @@
 """The whole game as one state machine: contract choice, majors, exchange, trick play, scoring, rotation.
 
-Hands are 52-bit masks and actions are interned tuples, so a random playout allocates little. A
-refused action raises :class:`IllegalAction` before any state is touched. Every accepted action
-appends one tuple to :attr:`Game.log`; the projection in ``views`` decides who may see which entry.
+Hands are 52-bit masks; actions, legal-action tuples and the log entries of plays are interned, so a
+random playout allocates little (``tests/bench/bench_engine.py`` measures it). A refused action raises
+:class:`IllegalAction` before any state is touched. Every accepted action appends one tuple to
+:attr:`Game.log`; the projection in ``views`` decides who may see which entry.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections.abc import Callable
 from enum import IntEnum
 from typing import NamedTuple
 
-from server.engine.cards import CARD_TEXT, SUIT_MASKS, SUIT_NAMES, SUITS, format_cards, mask_cards
+from server.engine.cards import CARD_TEXT, FIELD_CARDS, SUIT_MASKS, SUIT_NAMES, SUITS, card_mask, format_cards, mask_cards
 from server.engine.dealing import Deal, seeded_deal
-from server.engine.rules import MAJOR_QUOTA, Contract, Ruleset
+from server.engine.rules import MAJOR_QUOTA, PRESETS, Contract, Ruleset
 
 
 class Phase(IntEnum):
@@ -26,6 +27,8 @@ class Phase(IntEnum):
 
 
 Kind = Phase  # a decision's kind is the phase it is taken in (CONTRACT, MAJOR, EXCHANGE or PLAY)
+# Looking a member up on an Enum class costs ~70 ns; the hot path compares with these module globals.
+_CONTRACT, _MAJOR, _EXCHANGE, _PLAY, _WAITING, _OVER = Phase
 
 
 class Choose(NamedTuple):
@@ -55,8 +58,13 @@ class Play(NamedTuple):
 Action = Choose | Major | Exchange | Play
 PLAYS = tuple(Play(c) for c in range(52))
 # PLAY_FIELD[s][f]: the Play actions for the cards of suit s whose rank bits are f.
-PLAY_FIELD = tuple(tuple(tuple(PLAYS[13 * s + r] for r in range(13) if f >> r & 1) for f in range(1 << 13)) for s in range(4))
+PLAY_FIELD = tuple(tuple(tuple(map(PLAYS.__getitem__, cards)) for cards in suit) for suit in FIELD_CARDS)
 PASS = Major(None)
+# Interned log entries and trick pairs, so that playing a card allocates no tuple.
+_SEATS = range(max(r.players for r in PRESETS.values()))
+_PLAY_LOG = tuple(tuple(("play", s, c) for c in range(52)) for s in _SEATS)
+_TRICK_LOG = tuple(("trick", s) for s in _SEATS)
+_SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in _SEATS)
 
 
 class IllegalAction(Exception):
@@ -124,6 +132,12 @@ class Game:
         if not 0 <= self.first_dealer < n:
             raise ValueError(f"first_dealer must be a seat 0..{n - 1}")
         self._budget = len(rules.contracts) if rules.majors else rules.deals // n
+        # Per contract (by index): its bit in ``used`` and its Choose actions, built once per game.
+        self._contract_no = {c.name: i for i, c in enumerate(rules.contracts)}
+        self._choices = tuple(
+            tuple(Choose(c.name, s) for s in rules.trump_suits()) if c.names_trump else (Choose(c.name),)
+            for c in rules.contracts
+        )
         self.totals = [0] * n
         self.used = [0] * n  # bit i set: contract i used by that seat
         self.results: list[DealResult] = []
@@ -181,9 +195,7 @@ class Game:
         D = self.caller
         self._reset_deal(D)
         self.dealt = deal.hands
-        for s, cards in enumerate(deal.hands):
-            for c in cards:
-                self.hands[s] |= 1 << c
+        self.hands = [card_mask(cards) for cards in deal.hands]
         self.talon = deal.talon
         self.log.append(("deal", self.deal_no, self.redeal, self.tiebreak, self.dealer, D, deal.hands, deal.talon))
         if self.tiebreak:
@@ -233,7 +245,7 @@ class Game:
             if self.tiebreak:
                 self.tiebreaks_done += 1
             else:
-                self.used[self.declarer] |= 1 << self.rules.contracts.index(self.contract)  # type: ignore[arg-type]
+                self.used[self.declarer] |= 1 << self._contract_no[self.contract.name]  # type: ignore[union-attr]
                 self.regular_done += 1
                 self.caller = self._next_caller()
             if self.regular_done >= self.rules.deals:
@@ -248,7 +260,7 @@ class Game:
 
     @property
     def finished(self) -> bool:
-        return self.phase == Phase.OVER
+        return self.phase == _OVER
 
     # ------------------------------------------------------------------------------- queries
     def legal_plays(self) -> int:
@@ -262,25 +274,29 @@ class Game:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions, enumerated; empty for EXCHANGE (see :meth:`decision`) and between deals."""
-        if self.phase == Phase.PLAY:
+        phase = self.phase
+        if phase == _PLAY:
             hand = self.hands[self.to_act]
-            if self.trick:
-                s = self.trick[0][1] // 13
-                field = hand >> (13 * s) & 0x1FFF
-                if field:
-                    return PLAY_FIELD[s][field]
-            return tuple(p for s in range(4) for p in PLAY_FIELD[s][hand >> (13 * s) & 0x1FFF])
-        if self.phase == Phase.CONTRACT:
+            trick = self.trick
+            if trick:
+                s = trick[0][1] // 13
+                follow = PLAY_FIELD[s][hand >> (13 * s) & 0x1FFF]
+                if follow:
+                    return follow
+            spades, hearts, diamonds, clubs = PLAY_FIELD
+            return (spades[hand & 0x1FFF] + hearts[hand >> 13 & 0x1FFF]
+                    + diamonds[hand >> 26 & 0x1FFF] + clubs[hand >> 39 & 0x1FFF])
+        if phase == _CONTRACT:
             return self._contract_options()
-        if self.phase == Phase.MAJOR:
+        if phase == _MAJOR:
             return tuple(Major(c.name) for c in self._major_options(self.to_act)) + (PASS,)
         return ()
 
     def decision(self) -> Decision | None:
         """The pending decision, or None between deals and after the game."""
-        if self.phase >= Phase.WAITING:
+        if self.phase >= _WAITING:
             return None
-        if self.phase == Phase.EXCHANGE:
+        if self.phase == _EXCHANGE:
             pick = self.rules.exchange == "pick"
             if pick:
                 return Decision(self.to_act, self.phase, (), len(self.talon), True, self.talon)
@@ -289,15 +305,7 @@ class Game:
 
     def _contract_options(self) -> tuple[Choose, ...]:
         used = self.used[self.to_act]
-        out: list[Choose] = []
-        for i, c in enumerate(self.rules.contracts):
-            if used >> i & 1:
-                continue
-            if c.names_trump:
-                out.extend(Choose(c.name, s) for s in self.rules.trump_suits())
-            else:
-                out.append(Choose(c.name))
-        return tuple(out)
+        return tuple(a for i, choices in enumerate(self._choices) if not used >> i & 1 for a in choices)
 
     def _major_options(self, seat: int) -> list[Contract]:
         """Contracts ``seat`` may announce as major now (RULES.md 4.2)."""
@@ -315,27 +323,27 @@ class Game:
     def apply(self, seat: int, action: Action) -> None:
         """Apply ``seat``'s action, or raise IllegalAction and change nothing."""
         phase = self.phase
-        if phase >= Phase.WAITING:
-            raise IllegalAction("GAME_OVER" if phase == Phase.OVER else "DEAL_OVER",
-                                "the game is over" if phase == Phase.OVER else "the deal is over; no cards are dealt yet")
+        if phase >= _WAITING:
+            raise IllegalAction("GAME_OVER" if phase == _OVER else "DEAL_OVER",
+                                "the game is over" if phase == _OVER else "the deal is over; no cards are dealt yet")
         if seat != self.to_act:
             raise IllegalAction("NOT_YOUR_TURN", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
         t = type(action)
         if t is Play:
-            if phase != Phase.PLAY:
+            if phase != _PLAY:
                 raise self._wrong_kind("play a card")
             self._play(seat, action.card)
         elif t is Choose:
-            if phase != Phase.CONTRACT:
+            if phase != _CONTRACT:
                 raise self._wrong_kind("announce a contract")
             self._choose(seat, action)
         elif t is Major:
-            if phase != Phase.MAJOR:
+            if phase != _MAJOR:
                 msg = "announce a major" if self.rules.majors else f"announce a major: {self.rules.preset} has no major contracts"
                 raise self._wrong_kind(msg)
             self._major(seat, action.contract)
         elif t is Exchange:
-            if phase != Phase.EXCHANGE:
+            if phase != _EXCHANGE:
                 raise self._wrong_kind("exchange")
             self._exchange(seat, action)
         else:
@@ -352,7 +360,7 @@ class Game:
         if c is None:
             names = ", ".join(x.name for x in rules.contracts)
             raise IllegalAction("UNKNOWN_CONTRACT", f"{action.contract!r} is not a contract of {rules.preset}: {names}")
-        if self.used[seat] >> rules.contracts.index(c) & 1:
+        if self.used[seat] >> self._contract_no[c.name] & 1:
             raise IllegalAction("CONTRACT_USED", f"you have already played {c.name}")
         trump = action.trump
         if c.names_trump:
@@ -451,43 +459,49 @@ class Game:
             self.to_act = nxt
 
     def _play(self, seat: int, card: int) -> None:
-        hand = self.hands[seat]
+        hands = self.hands
+        hand = hands[seat]
         bit = 1 << card
         if not hand & bit:
             raise IllegalAction("CARD_NOT_HELD", f"you do not hold {CARD_TEXT[card]}; you hold {_hold_text(hand)}")
         trick = self.trick
-        if trick and not bit & self.led_mask and hand & self.led_mask:
-            if self.rules.revoke == "reject":
-                led = trick[0][1] // 13
-                raise IllegalAction("MUST_FOLLOW", f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(hand & self.led_mask)}")
-            self.log.append(("revoke", seat, card))
-            points = [0] * self.n
-            points[seat] = -10
-            self._end_deal(points, void=True, revoker=seat)
-            return
-        self.hands[seat] = hand & ~bit
-        self.log.append(("play", seat, card))
         if not trick:
             self.led_mask = SUIT_MASKS[card // 13]
-        trick.append((seat, card))
+        elif not bit & self.led_mask and hand & self.led_mask:
+            self._revoke(seat, card)
+            return
+        hands[seat] = hand ^ bit
+        self.log.append(_PLAY_LOG[seat][card])
+        trick.append(_SEAT_CARD[seat][card])
         if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
             return
         winner = self._trick_winner(trick)
         self.tricks[winner] += 1
         self.trick_no += 1
-        self.log.append(("trick", winner))
+        self.log.append(_TRICK_LOG[winner])
         self.trick = []
         if self.trick_no < self.rules.tricks:
             self.to_act = winner
         else:
             self._end_deal(self._score())
 
+    def _revoke(self, seat: int, card: int) -> None:
+        """A card that fails to follow suit: refused, or (``revoke = "penalty"``) the deal is void."""
+        if self.rules.revoke == "reject":
+            led = self.trick[0][1] // 13
+            held = self.hands[seat] & self.led_mask
+            raise IllegalAction("MUST_FOLLOW", f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(held)}")
+        self.log.append(("revoke", seat, card))
+        points = [0] * self.n
+        points[seat] = -10
+        self._end_deal(points, void=True, revoker=seat)
+
     def _trick_winner(self, trick: list[tuple[int, int]]) -> int:
         best_seat, best = trick[0]
         suit = best // 13
         trump = self.trump
-        for s, c in trick[1:]:
+        for s, c in trick:  # the leader's own card neither beats nor trumps itself
             cs = c // 13
             if cs == suit:
                 if c > best:

@@ -1,0 +1,645 @@
+"""The only place that converts between the engine and the wire (``proto/mizerka/v1``, ``mizerka.v1``).
+
+Everything a player, spectator or log reader receives is first projected by :mod:`server.engine.views`
+(:func:`~server.engine.views.project`, :func:`~server.engine.views.project_events`); this module only
+re-encodes those projections, so it cannot disclose what the projection hides. It never reads a
+:class:`~server.engine.game.Game`.
+
+Engine -> wire: :func:`view_to_proto`, :func:`decision_to_proto`, :func:`event_to_proto` (or an
+:class:`EventEncoder`, which numbers tricks), :func:`result_to_proto`, :func:`results_to_proto`,
+:func:`ruleset_to_proto`, :func:`action_to_proto`, :func:`deal_records_from_events`, plus small
+builders for the referee's own messages (:func:`default_applied_to_proto`,
+:func:`strike_counted_to_proto`, :func:`error_to_proto`, :func:`ranks`).
+Wire -> engine: :func:`action_from_proto` (raises :class:`ProtocolError` ``MALFORMED``) and
+:func:`options_from_struct`.
+
+These run on every decision, so they build messages directly (no reflection, no dict round trips)
+and cache what never changes (rulesets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from google.protobuf import struct_pb2
+from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+
+from server.engine.cards import CARD_TEXT, SUITS, parse_card
+from server.engine.game import PASS, PLAYS, Action, Choose, DealResult, Decision, Exchange, Major, Phase, Play
+from server.engine.rules import MAJOR_QUOTA, Ruleset
+from server.engine.views import SPECTATOR, View
+from server.referee.clock import ClockSettings
+
+__all__ = [
+    "EventEncoder",
+    "ProtocolError",
+    "action_from_proto",
+    "action_to_proto",
+    "deal_records_from_events",
+    "decision_to_proto",
+    "default_applied_to_proto",
+    "error_to_proto",
+    "event_to_proto",
+    "options_from_struct",
+    "options_to_struct",
+    "ranks",
+    "result_to_proto",
+    "results_to_proto",
+    "ruleset_to_proto",
+    "strike_counted_to_proto",
+    "view_to_proto",
+]
+
+MALFORMED = "MALFORMED"
+
+
+class ProtocolError(Exception):
+    """A wire message that cannot be turned into an engine action.
+
+    ``code`` is the stable ActionError code (``MALFORMED``); ``message`` is for people. It has the
+    same two attributes as :class:`~server.engine.game.IllegalAction`, so the referee can report
+    both the same way (see :func:`error_to_proto`).
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+# ------------------------------------------------------------------------------- tables
+_SeatView = game_pb2.SeatView
+_Action = game_pb2.Action
+_Event = events_pb2.Event
+_DealResult = game_pb2.DealResult
+_DecisionRequest = referee_pb2.DecisionRequest
+
+# engine Phase (0..5) -> wire Phase; the wire adds PHASE_UNSPECIFIED = 0 in front.
+_PHASE = tuple(game_pb2.Phase.Value("PHASE_" + p.name) for p in sorted(Phase))
+_KIND = {
+    Phase.CONTRACT: referee_pb2.DECISION_KIND_CONTRACT,
+    Phase.MAJOR: referee_pb2.DECISION_KIND_MAJOR,
+    Phase.EXCHANGE: referee_pb2.DECISION_KIND_EXCHANGE,
+    Phase.PLAY: referee_pb2.DECISION_KIND_PLAY,
+}
+_ANNOUNCEMENT = {"contract": game_pb2.ANNOUNCEMENT_KIND_CONTRACT, "major": game_pb2.ANNOUNCEMENT_KIND_MAJOR}
+_TRUMP_TEXT = {None: "", 0: "S", 1: "H", 2: "D", 3: "C"}
+_TRUMP_PARSE = {letter: i for i, letter in enumerate(SUITS)} | {letter.lower(): i for i, letter in enumerate(SUITS)}
+_CARD_PARSE = {text: c for c, text in enumerate(CARD_TEXT)}
+_DEFAULT_REASONS = {
+    name[len("DEFAULT_REASON_") :]: value
+    for name, value in events_pb2.DefaultReason.items()
+    if value != events_pb2.DEFAULT_REASON_UNSPECIFIED
+}
+
+
+def _trump(suit: int | None) -> str:
+    return _TRUMP_TEXT[suit]
+
+
+def _cards(cards: Iterable[int]) -> list[str]:
+    return [CARD_TEXT[c] for c in cards]
+
+
+def _ms(value: float) -> int:
+    """A millisecond count clamped to uint32 (negative: 0)."""
+    return min(max(0, int(value)), 0xFFFFFFFF)
+
+
+def _enum_name(prefix: str, text: str) -> str:
+    """``"continuous-dealer"`` -> ``"PREFIX_CONTINUOUS_DEALER"`` (the constructor checks the name)."""
+    return prefix + text.upper().replace("-", "_")
+
+
+# ------------------------------------------------------------------------------ rulesets
+@lru_cache(maxsize=64)
+def _ruleset_cached(rules: Ruleset) -> game_pb2.Ruleset:
+    contracts = []
+    trump_choices = [SUITS[s] for s in rules.trump_suits()]
+    for c in rules.contracts:
+        contracts.append(
+            game_pb2.ContractInfo(
+                name=c.name,
+                minus=c.minus,
+                trump=_trump(c.trump),
+                names_trump=c.names_trump,
+                trump_choices=trump_choices if c.names_trump else (),
+                major_rank=c.major_rank,
+            )
+        )
+    return game_pb2.Ruleset(
+        preset=rules.preset,
+        players=rules.players,
+        hand_size=rules.hand_size,
+        talon_size=rules.talon_size,
+        contracts=contracts,
+        exchange=_enum_name("EXCHANGE_KIND_", rules.exchange),
+        majors=rules.majors,
+        quotas_plus=rules.quotas_plus,
+        quotas_minus=rules.quotas_minus,
+        choose_after_all=rules.choose_after == "all",
+        cards_seen_before_choice=rules.seen_before_choice,
+        declarer=_enum_name("DECLARER_MODE_", rules.declarer),
+        deals=rules.deals,
+        revoke=_enum_name("REVOKE_MODE_", rules.revoke),
+        tiebreak=_enum_name("TIEBREAK_MODE_", rules.tiebreak),
+        tiebreak_max=rules.tiebreak_max,
+        misere_quotas=_enum_name("MISERE_QUOTAS_", rules.misere_quotas),
+        trumps_allow_spades=rules.trumps_allow_spades,
+        tiebreak_contract=rules.notrump,
+    )
+
+
+def ruleset_to_proto(rules: Ruleset) -> game_pb2.Ruleset:
+    """The ruleset with every option in force (a fresh message; the encoding is cached per ruleset)."""
+    out = game_pb2.Ruleset()
+    out.CopyFrom(_ruleset_cached(rules))
+    return out
+
+
+def options_from_struct(options: struct_pb2.Struct | None) -> dict[str, Any]:
+    """CreateMatchRequest.options -> the plain dict :func:`~server.engine.rules.load_ruleset` takes.
+
+    A Struct carries every number as a double; whole numbers become ``int`` (so ``deals: 9`` is
+    the int 9 the rules want), others stay ``float`` and the rules then refuse them by name.
+    """
+    if options is None:
+        return {}
+    return {k: _plain(v) for k, v in options.fields.items()}
+
+
+def _plain(value: struct_pb2.Value) -> Any:
+    which = value.WhichOneof("kind")
+    if which == "number_value":
+        n = value.number_value
+        return int(n) if n.is_integer() else n
+    if which == "string_value":
+        return value.string_value
+    if which == "bool_value":
+        return value.bool_value
+    if which == "list_value":
+        return [_plain(v) for v in value.list_value.values]
+    if which == "struct_value":
+        return {k: _plain(v) for k, v in value.struct_value.fields.items()}
+    return None
+
+
+def options_to_struct(options: Mapping[str, Any]) -> struct_pb2.Struct:
+    """Ruleset options (as given to load_ruleset) -> a Struct, e.g. for Match.options."""
+    out = struct_pb2.Struct()
+    out.update(dict(options))
+    return out
+
+
+# ------------------------------------------------------------------------------- results
+def result_to_proto(result: DealResult, totals: Sequence[int]) -> game_pb2.DealResult:
+    """One finished deal with the game totals after it."""
+    msg = _DealResult(
+        deal=result.deal_no,
+        redeal=result.redeal,
+        tiebreak=result.tiebreak,
+        dealer=result.dealer,
+        declarer=result.declarer,
+        caller=result.caller,
+        contract=result.contract,
+        trump=_TRUMP_TEXT[result.trump],
+        tricks=result.tricks,
+        points=result.points,
+        void=result.void,
+        totals=totals,
+    )
+    if result.revoker is not None:
+        msg.revoker = result.revoker
+    return msg
+
+
+def results_to_proto(results: Iterable[DealResult]) -> list[game_pb2.DealResult]:
+    """A game's results in order, each with the running totals after it (totals start at 0)."""
+    out: list[game_pb2.DealResult] = []
+    running: list[int] | None = None
+    for r in results:
+        if running is None:
+            running = [0] * len(r.points)
+        running = [t + p for t, p in zip(running, r.points, strict=True)]
+        out.append(result_to_proto(r, running))
+    return out
+
+
+def ranks(totals: Sequence[int]) -> list[int]:
+    """Competition ranks per seat: 1 + the number of seats with a strictly higher total."""
+    return [1 + sum(1 for u in totals if u > t) for t in totals]
+
+
+# ---------------------------------------------------------------------------------- views
+def view_to_proto(view: View, names: Sequence[str] = ()) -> game_pb2.SeatView:
+    """A projected :class:`View` (seat, SPECTATOR or FULL) as a SeatView; ``names`` by seat."""
+    msg = _SeatView()
+    _fill_view(msg, view, names)
+    return msg
+
+
+def _fill_view(msg: game_pb2.SeatView, view: View, names: Sequence[str]) -> None:
+    # Field-by-field assignment: measurably faster with upb than keyword constructors or add(**kw).
+    audience = view.audience
+    if audience >= 0:
+        msg.audience = game_pb2.AUDIENCE_SEAT
+        msg.seat = audience
+    else:
+        msg.audience = game_pb2.AUDIENCE_SPECTATOR if audience == SPECTATOR else game_pb2.AUDIENCE_FULL
+    msg.phase = _PHASE[view.phase]
+    msg.deal = view.deal_no
+    msg.redeal = view.redeal
+    msg.tiebreak = view.tiebreak
+    if view.to_act >= 0:
+        msg.to_act = view.to_act
+    if view.dealer >= 0:
+        msg.dealer = view.dealer
+    if view.caller >= 0:
+        msg.caller = view.caller
+    if view.declarer >= 0:
+        msg.declarer = view.declarer
+    if view.contract:
+        msg.contract = view.contract
+    if view.trump is not None:
+        msg.trump = SUITS[view.trump]
+    msg.finished = view.finished
+
+    text = CARD_TEXT
+    quotas = view.quotas
+    n_names = len(names)
+    add_player = msg.players.add
+    for s, size in enumerate(view.hand_sizes):
+        p = add_player()
+        p.seat = s
+        if s < n_names:
+            p.name = names[s]
+        p.hand_size = size
+        hand = view.hands[s]
+        if hand is not None:
+            p.hand_known = True
+            p.hand.extend([text[c] for c in hand])
+        exchanged = view.exchanged[s]
+        if exchanged is not None:
+            p.exchanged = exchanged
+        discards = view.discards[s]
+        if discards is not None:
+            p.exchange_known = True
+            if discards:
+                p.discarded.extend([text[c] for c in discards])
+            taken = view.taken[s]
+            if taken:
+                p.taken.extend([text[c] for c in taken])
+        p.tricks_won = view.tricks_won[s]
+        if quotas is not None:
+            p.quota = quotas[s]
+        used = view.used[s]
+        if used:
+            p.used_contracts.extend(used)
+        p.total = view.totals[s]
+
+    if view.talon is not None:
+        msg.talon_known = True
+        msg.talon.extend([text[c] for c in view.talon])
+    if view.announcements:
+        add_announcement = msg.announcements.add
+        for seat, kind, name in view.announcements:
+            a = add_announcement()
+            a.seat = seat
+            a.kind = _ANNOUNCEMENT[kind]
+            if name:
+                a.contract = name
+    if view.tricks:
+        add_trick = msg.tricks.add
+        for t in view.tricks:
+            trick = add_trick()
+            trick.leader = t.leader
+            add_play = trick.plays.add
+            for s, c in t.cards:
+                play = add_play()
+                play.seat = s
+                play.card = text[c]
+            if t.winner is not None:
+                trick.winner = t.winner
+    if view.results:
+        # Results only grow, and every decision of a game repeats them: merge a cached encoding.
+        msg.MergeFromString(_results_bytes(view.results))
+
+
+@lru_cache(maxsize=4096)
+def _results_bytes(results: tuple[DealResult, ...]) -> bytes:
+    """The wire encoding of SeatView.results (running totals included) for a results tuple."""
+    return _SeatView(results=results_to_proto(results)).SerializeToString()
+
+
+# ------------------------------------------------------------------------------ actions
+def action_to_proto(action: Action, turn: int = 0) -> game_pb2.Action:
+    """An engine action as a wire Action for ``turn`` (legal actions, DefaultApplied, tests)."""
+    t = type(action)
+    if t is Play:
+        return _Action(turn=turn, play_card=game_pb2.PlayCard(card=CARD_TEXT[action.card]))  # type: ignore[union-attr]
+    if t is Choose:
+        return _Action(
+            turn=turn,
+            choose_contract=game_pb2.ChooseContract(contract=action.contract, trump=_TRUMP_TEXT[action.trump]),  # type: ignore[union-attr]
+        )
+    if t is Major:
+        return _Action(turn=turn, announce_major=game_pb2.AnnounceMajor(contract=action.contract or ""))  # type: ignore[union-attr]
+    if t is Exchange:
+        return _Action(
+            turn=turn,
+            exchange_cards=game_pb2.ExchangeCards(
+                discard=_cards(action.discard), take=_cards(action.take or ())  # type: ignore[union-attr]
+            ),
+        )
+    raise TypeError(f"{action!r} is not an engine action")
+
+
+def _card(text: str, where: str) -> int:
+    c = _CARD_PARSE.get(text)
+    if c is not None:
+        return c
+    try:
+        return parse_card(text)  # "10D", lower case, stray spaces
+    except ValueError:
+        raise ProtocolError(
+            MALFORMED, f"{where}: {text!r} is not a card; write rank 2-9/T/J/Q/K/A then suit S/H/D/C, e.g. 'TD'"
+        ) from None
+
+
+def action_from_proto(msg: game_pb2.Action) -> Action:
+    """A wire Action -> the engine action it names (its ``turn`` is the referee's business).
+
+    Raises :class:`ProtocolError` ``MALFORMED`` for what cannot be an action at all: no action set,
+    a card that is not a card, a trump that is not one suit letter. Everything else -- an unknown or
+    used contract, a card not held, a bad exchange -- is passed through for the engine to refuse
+    with its own code.
+    """
+    which = msg.WhichOneof("action")
+    if which == "play_card":
+        return PLAYS[_card(msg.play_card.card, "play_card.card")]
+    if which == "choose_contract":
+        choose = msg.choose_contract
+        letter = choose.trump
+        if not letter:
+            return Choose(choose.contract)
+        trump = _TRUMP_PARSE.get(letter.strip())
+        if trump is None:
+            raise ProtocolError(
+                MALFORMED, f"choose_contract.trump: {letter!r} is not a suit; write one letter S, H, D or C (or nothing)"
+            )
+        return Choose(choose.contract, trump)
+    if which == "announce_major":
+        name = msg.announce_major.contract
+        return Major(name) if name else PASS
+    if which == "exchange_cards":
+        ex = msg.exchange_cards
+        discard = tuple(_card(t, "exchange_cards.discard") for t in ex.discard)
+        take = tuple(_card(t, "exchange_cards.take") for t in ex.take) if ex.take else None
+        return Exchange(discard, take)
+    raise ProtocolError(
+        MALFORMED, "the Action sets no action: set one of choose_contract, announce_major, exchange_cards, play_card"
+    )
+
+
+# ----------------------------------------------------------------------------- decisions
+def decision_to_proto(
+    turn: int,
+    decision: Decision,
+    view: View | game_pb2.SeatView,
+    time_left_ms: int,
+    bank_ms: int,
+    names: Sequence[str] = (),
+    rules: Ruleset | None = None,
+) -> referee_pb2.DecisionRequest:
+    """The DecisionRequest for ``decision`` (the seat's pending decision) with the seat's ``view``.
+
+    ``view`` is the seat's projected View (converted here with ``names``) or an already converted
+    SeatView. ``rules``, when given, fills DecisionRequest.ruleset (cached encoding).
+    """
+    kind = decision.kind
+    req = _DecisionRequest()
+    req.turn = turn
+    req.kind = _KIND[kind]
+    req.time_left_ms = _ms(time_left_ms)
+    req.bank_ms = _ms(bank_ms)
+    if isinstance(view, _SeatView):
+        req.view.CopyFrom(view)
+    else:
+        _fill_view(req.view, view, names)
+    if kind == Phase.EXCHANGE:
+        ex = req.exchange
+        ex.max_cards = decision.max_exchange
+        ex.pick = decision.pick
+        if decision.pick:
+            ex.talon.extend(_cards(decision.talon))
+    elif kind == Phase.PLAY:
+        add = req.legal_actions.add
+        text = CARD_TEXT
+        for a in decision.actions:
+            add(turn=turn).play_card.card = text[a.card]  # type: ignore[union-attr]
+    else:
+        req.legal_actions.extend([action_to_proto(a, turn) for a in decision.actions])
+    if rules is not None:
+        req.ruleset.CopyFrom(_ruleset_cached(rules))
+    return req
+
+
+# -------------------------------------------------------------------------------- events
+def _quotas(rules: Ruleset, declarer: int, label: str) -> tuple[list[int], bool, bool]:
+    """(quotas per seat, major, minus) of a settled contract label, from the ruleset alone."""
+    n = rules.players
+    if label.endswith(" major"):
+        return [MAJOR_QUOTA if s == declarer else 1 for s in range(n)], True, False
+    contract = rules.contract(label)
+    minus = contract is not None and contract.minus
+    table = rules.quotas_minus if minus else rules.quotas_plus
+    return [table[(s - declarer) % n] for s in range(n)], False, minus
+
+
+def event_to_proto(event: tuple[Any, ...], rules: Ruleset | None = None, *, trick: int = 0) -> events_pb2.Event | None:
+    """One entry of :func:`~server.engine.views.project_events` as an Event; None for entries with
+    no event of their own (``"over"``: the referee sends GameEnd) or of a kind this module does not
+    know.
+
+    ``rules`` fills ContractSettled's quotas and minus flag; ``trick`` is the number (from 0) that
+    a ``"trick"`` entry gets. :class:`EventEncoder` keeps both for a whole event stream.
+    """
+    kind = event[0]
+    if kind == "play":
+        return _Event(card_played=events_pb2.CardPlayed(seat=event[1], card=CARD_TEXT[event[2]]))
+    if kind == "trick":
+        return _Event(trick_won=events_pb2.TrickWon(winner=event[1], trick=trick))
+    if kind == "deal":
+        started = events_pb2.DealStarted(
+            deal=event[1], redeal=event[2], tiebreak=event[3], dealer=event[4], declarer=event[5]
+        )
+        if len(event) > 6:  # full disclosure only: the projection cut hands and talon for everyone else
+            started.hands.extend(game_pb2.SeatCards(seat=s, cards=_cards(h)) for s, h in enumerate(event[6]))
+            started.talon.extend(_cards(event[7]))
+        return _Event(deal_started=started)
+    if kind == "exchange":
+        if len(event) == 3:  # another seat's exchange: the count only
+            return _Event(cards_exchanged=events_pb2.CardsExchanged(seat=event[1], count=event[2]))
+        discard, take = event[2], event[3]
+        return _Event(
+            cards_exchanged=events_pb2.CardsExchanged(
+                seat=event[1], count=len(discard), cards_known=True, discarded=_cards(discard), taken=_cards(take or ())
+            )
+        )
+    if kind == "contract":
+        return _Event(
+            contract_announced=events_pb2.ContractAnnounced(seat=event[1], contract=event[2], trump=_TRUMP_TEXT[event[3]])
+        )
+    if kind == "major":
+        return _Event(major_announced=events_pb2.MajorAnnounced(seat=event[1], contract=event[2] or ""))
+    if kind == "settled":
+        settled = events_pb2.ContractSettled(declarer=event[1], contract=event[2], trump=_TRUMP_TEXT[event[3]])
+        if rules is not None:
+            quotas, major, minus = _quotas(rules, event[1], event[2])
+            settled.quotas.extend(quotas)
+            settled.major = major
+            settled.minus = minus
+        else:
+            settled.major = event[2].endswith(" major")
+        return _Event(contract_settled=settled)
+    if kind == "revoke":
+        return _Event(revoked=events_pb2.Revoked(seat=event[1], card=CARD_TEXT[event[2]]))
+    if kind == "result":
+        return _Event(deal_ended=events_pb2.DealEnded(result=result_to_proto(event[1], event[2])))
+    return None
+
+
+class EventEncoder:
+    """Encodes one audience's event stream in order, numbering tricks within each deal.
+
+    Feed it the projected log from the game's first entry on (``project_events(game, audience, i)``
+    with successive ``i``), so that trick numbers are right.
+    """
+
+    __slots__ = ("rules", "trick")
+
+    def __init__(self, rules: Ruleset | None = None) -> None:
+        self.rules = rules
+        self.trick = 0
+
+    def encode(self, event: tuple[Any, ...]) -> events_pb2.Event | None:
+        kind = event[0]
+        if kind == "deal":
+            self.trick = 0
+        out = event_to_proto(event, self.rules, trick=self.trick)
+        if kind == "trick":
+            self.trick += 1
+        return out
+
+    def encode_all(self, events: Iterable[tuple[Any, ...]]) -> list[events_pb2.Event]:
+        out: list[events_pb2.Event] = []
+        for e in events:
+            msg = self.encode(e)
+            if msg is not None:
+                out.append(msg)
+        return out
+
+
+def default_applied_to_proto(turn: int, action: Action, reason: str) -> events_pb2.Event:
+    """DefaultApplied for the seat concerned; ``reason`` is TIMEOUT, FORFEITED or DISCONNECTED."""
+    try:
+        code = _DEFAULT_REASONS[reason.upper()]
+    except KeyError:
+        raise ValueError(f"unknown default reason {reason!r}; one of {', '.join(_DEFAULT_REASONS)}") from None
+    return _Event(
+        default_applied=events_pb2.DefaultApplied(turn=turn, action=action_to_proto(action, turn), reason=code)
+    )
+
+
+def strike_counted_to_proto(turn: int, strikes: int, max_strikes: int, forfeited: bool) -> events_pb2.Event:
+    """StrikeCounted for the seat concerned."""
+    return _Event(
+        strike_counted=events_pb2.StrikeCounted(turn=turn, strikes=strikes, max_strikes=max_strikes, forfeited=forfeited)
+    )
+
+
+def error_to_proto(
+    turn: int,
+    error: Any,
+    *,
+    retry: bool,
+    strikes: int,
+    time_left_ms: int = 0,
+    bank_ms: int = 0,
+) -> referee_pb2.ActionError:
+    """ActionError from an :class:`~server.engine.game.IllegalAction` or :class:`ProtocolError` (or
+    anything with ``code`` and ``message``)."""
+    return referee_pb2.ActionError(
+        turn=turn,
+        code=error.code,
+        message=error.message,
+        retry=retry,
+        strikes=strikes,
+        time_left_ms=_ms(time_left_ms),
+        bank_ms=_ms(bank_ms),
+    )
+
+
+# ------------------------------------------------------------------------ full disclosure
+def deal_records_from_events(events: Iterable[tuple[Any, ...]]) -> list[game_pb2.DealRecord]:
+    """Every deal of a game, disclosed completely, from ``project_events(game, FULL)``.
+
+    Only for finished matches (Watch): the records hold every hand, the talon and all exchanges. A
+    deal cut short (an aborted game) is included without a result.
+    """
+    records: list[game_pb2.DealRecord] = []
+    record: game_pb2.DealRecord | None = None
+    trick: game_pb2.Trick | None = None
+    for e in events:
+        kind = e[0]
+        if kind == "deal":
+            if len(e) < 8:
+                raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
+            record = game_pb2.DealRecord(
+                hands=[game_pb2.SeatCards(seat=s, cards=_cards(h)) for s, h in enumerate(e[6])],
+                talon=_cards(e[7]),
+            )
+            records.append(record)
+            trick = None
+            continue
+        if record is None:
+            continue
+        if kind == "contract":
+            record.announcements.add(seat=e[1], kind=game_pb2.ANNOUNCEMENT_KIND_CONTRACT, contract=e[2])
+        elif kind == "major":
+            record.announcements.add(seat=e[1], kind=game_pb2.ANNOUNCEMENT_KIND_MAJOR, contract=e[2] or "")
+        elif kind == "exchange":
+            record.exchanges.add(seat=e[1], discarded=_cards(e[2]), taken=_cards(e[3] or ()))
+        elif kind == "play":
+            if trick is None:
+                trick = record.tricks.add(leader=e[1])
+            trick.plays.add(seat=e[1], card=CARD_TEXT[e[2]])
+        elif kind == "trick":
+            if trick is not None:
+                trick.winner = e[1]
+            trick = None
+        elif kind == "revoke":
+            record.revoke_card = CARD_TEXT[e[2]]
+        elif kind == "result":
+            record.result.CopyFrom(result_to_proto(e[1], e[2]))
+            record, trick = None, None
+    return records
+
+
+def clock_to_proto(clock: ClockSettings) -> game_pb2.Clock:
+    return game_pb2.Clock(
+        decision_ms=clock.decision_ms, bank_ms=clock.bank_ms, increment_ms=clock.increment_ms,
+        max_strikes=clock.max_strikes, max_retries=clock.max_retries,
+    )
+
+
+def clock_from_proto(msg: game_pb2.Clock | None, default: ClockSettings) -> ClockSettings:
+    """CreateMatchRequest.clock -> ClockSettings; an unset message or all-zero fields mean ``default``."""
+    if msg is None or msg.ByteSize() == 0:
+        return default
+    return ClockSettings(
+        decision_ms=msg.decision_ms, bank_ms=msg.bank_ms, increment_ms=msg.increment_ms,
+        max_strikes=msg.max_strikes, max_retries=msg.max_retries if msg.HasField("max_retries") else default.max_retries,
+    )

@@ -1,0 +1,296 @@
+"""One game between seats: the referee's per-decision loop, clocks, strikes, forfeits and faults.
+
+Transport-agnostic: each seat is a :class:`SeatPort` that moves protocol messages. Time is the
+event loop's monotonic clock (``loop.time()``), so tests run it on a fake loop clock, instantly and
+exactly. A deadline is one ``asyncio.timeout_at`` around one ``await port.receive()``; the port's
+queue is fed by its own reader task, so a timeout never touches the underlying stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import structlog
+
+from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from server import protocol
+from server.engine.game import Decision, Game, IllegalAction
+from server.engine.rules import Ruleset
+from server.engine.views import project, project_events
+from server.policies import default_action
+from server.referee.clock import ClockSettings, SeatClock
+
+TIMEOUT = events_pb2.DEFAULT_REASON_TIMEOUT
+FORFEITED = events_pb2.DEFAULT_REASON_FORFEITED
+DISCONNECTED = events_pb2.DEFAULT_REASON_DISCONNECTED
+REFUSED = events_pb2.DEFAULT_REASON_REFUSED
+
+# How long one message write may take before the seat counts as disconnected: a bot that stops
+# reading its stream must not stall the match for everyone.
+SEND_TIMEOUT_S = 10.0
+
+
+class Disconnected(Exception):
+    """The seat's stream is gone (closed, cancelled or broken)."""
+
+
+class SeatPort(Protocol):
+    """A seat's two directions. ``receive`` raises Disconnected once the bot's side has ended."""
+
+    async def send(self, message: referee_pb2.RefereeMessage) -> None: ...
+
+    async def receive(self) -> referee_pb2.BotMessage: ...
+
+
+@dataclass(slots=True)
+class SeatRecord:
+    """What happened to one seat in one game; stored with every result."""
+
+    timeouts: int = 0
+    refusals: int = 0
+    malformed: int = 0
+    stale: int = 0
+    defaults: int = 0
+    strikes: int = 0
+    forfeited: bool = False
+    disconnected: bool = False
+    time_used_ms: float = 0.0
+
+
+@dataclass(slots=True)
+class GameRecord:
+    game_index: int
+    seed: str
+    totals: list[int]
+    ranks: list[int]
+    seats: list[SeatRecord]
+    game: Game = field(repr=False)
+    aborted: bool = False
+
+
+def game_seed(match_seed: str, game_index: int) -> str:
+    """Game i of a match deals from its own seed, the same for every match with this seed (duplicates)."""
+    return f"{match_seed}/{game_index}"
+
+
+class GameRunner:
+    """Plays one game on the given ports and returns its record; never raises for a bot's fault."""
+
+    def __init__(
+        self,
+        match_id: str,
+        rules: Ruleset,
+        seed: str,
+        game_index: int,
+        ports: Sequence[SeatPort | None],
+        names: Sequence[str],
+        clock: ClockSettings,
+        games: int = 1,
+        on_update: Callable[[Game], None] | None = None,
+    ) -> None:
+        n = rules.players
+        if len(ports) != n or len(names) != n:
+            raise ValueError(f"{rules.preset} needs {n} seats, got {len(ports)}")
+        self.match_id = match_id
+        self.rules = rules
+        self.seed = seed
+        self.game_index = game_index
+        self.games = games
+        self.ports = list(ports)
+        self.names = list(names)
+        self.settings = clock
+        self.on_update = on_update
+        self.game = Game(rules, seed=seed)
+        self.records = [SeatRecord() for _ in range(n)]
+        self.clocks = [SeatClock(clock) for _ in range(n)]
+        self.cursors = [0] * n
+        self.encoders = [protocol.EventEncoder(rules) for _ in range(n)]
+        self.turn = 0
+        self.log = structlog.get_logger("referee").bind(match_id=match_id, game=game_index)
+        for seat, port in enumerate(self.ports):
+            if port is None:  # nobody came for this seat: the default policy plays it
+                self._forfeit(seat, disconnected=True)
+
+    # ------------------------------------------------------------------------------ sending
+    async def _send(self, seat: int, message: referee_pb2.RefereeMessage) -> None:
+        port = self.ports[seat]
+        if port is None:
+            return
+        try:
+            async with asyncio.timeout(SEND_TIMEOUT_S):
+                await port.send(message)
+        except (Disconnected, TimeoutError):
+            self._forfeit(seat, disconnected=True)
+
+    async def _send_event(self, seat: int, event: events_pb2.Event) -> None:
+        await self._send(seat, referee_pb2.RefereeMessage(event=event))
+
+    async def _flush_events(self) -> None:
+        """Send every seat the log entries it has not seen yet, as its projection allows."""
+        end = len(self.game.log)
+        for seat in range(self.rules.players):
+            start, self.cursors[seat] = self.cursors[seat], end
+            if start == end or self.ports[seat] is None:
+                continue
+            for event in self.encoders[seat].encode_all(project_events(self.game, seat, start)):
+                await self._send_event(seat, event)
+        if self.on_update is not None:
+            self.on_update(self.game)
+
+    def _forfeit(self, seat: int, disconnected: bool = False) -> None:
+        record = self.records[seat]
+        if not record.forfeited or disconnected and not record.disconnected:
+            self.log.warning("seat forfeited", seat=seat, disconnected=disconnected, strikes=record.strikes)
+        record.forfeited = True
+        if disconnected:
+            record.disconnected = True
+            self.ports[seat] = None
+
+    # ------------------------------------------------------------------------------ playing
+    async def run(self) -> GameRecord:
+        ruleset = protocol.ruleset_to_proto(self.rules)
+        clock = protocol.clock_to_proto(self.settings)
+        for seat in range(self.rules.players):
+            start = referee_pb2.GameStart(
+                match_id=self.match_id, game_number=self.game_index, games=self.games, seat=seat,
+                names=self.names, ruleset=ruleset, clock=clock,
+            )
+            await self._send(seat, referee_pb2.RefereeMessage(game_start=start))
+        game = self.game
+        while not game.finished:
+            await self._flush_events()
+            await self._turn(game.to_act)
+        await self._flush_events()
+        await self._send_game_end()
+        self.log.info("game finished", totals=list(game.totals))
+        return self.record()
+
+    def record(self, aborted: bool = False) -> GameRecord:
+        totals = list(self.game.totals)
+        return GameRecord(self.game_index, self.seed, totals, protocol.ranks(totals), self.records, self.game, aborted)
+
+    async def _send_game_end(self, abort_reason: str = "") -> None:
+        game = self.game
+        totals = list(game.totals)
+        ranks = protocol.ranks(totals)
+        results = protocol.results_to_proto(game.results)
+        seats = [
+            game_pb2.SeatRecord(
+                seat=s, name=self.names[s], total=totals[s], rank=ranks[s], timeouts=r.timeouts,
+                refusals=r.refusals + r.malformed, defaults_applied=r.defaults, forfeited=r.forfeited,
+                disconnected=r.disconnected,
+            )
+            for s, r in enumerate(self.records)
+        ]
+        for seat in range(self.rules.players):
+            end = referee_pb2.GameEnd(
+                match_id=self.match_id, game_number=self.game_index, seat=seat, rank=ranks[seat], totals=totals,
+                results=results, seats=seats, aborted=bool(abort_reason), abort_reason=abort_reason,
+            )
+            await self._send(seat, referee_pb2.RefereeMessage(game_end=end))
+
+    async def abort(self, reason: str) -> GameRecord:
+        """Tell every seat the game stops here (server shutdown); returns the record so far."""
+        await self._send_game_end(reason)
+        return self.record(aborted=True)
+
+    async def _turn(self, seat: int) -> None:
+        """Get the seat's action for the pending decision and apply it; the default on any fault."""
+        self.turn += 1
+        turn = self.turn
+        decision = self.game.decision()
+        assert decision is not None
+        record = self.records[seat]
+        if record.forfeited or self.ports[seat] is None:
+            await self._apply_default(seat, turn, decision, DISCONNECTED if record.disconnected else FORFEITED)
+            return
+        clock = self.clocks[seat]
+        allowed_ms = clock.allowed_ms()
+        request = protocol.decision_to_proto(
+            turn, decision, project(self.game, seat), self.settings.decision_ms, clock.bank_ms, self.names, self.rules
+        )
+        await self._send(seat, referee_pb2.RefereeMessage(decision_request=request))
+        port = self.ports[seat]
+        if port is None:  # the send found the stream gone
+            await self._apply_default(seat, turn, decision, DISCONNECTED)
+            return
+        loop = asyncio.get_running_loop()
+        started = loop.time()  # the clock runs from the moment the request is written
+        deadline = started + allowed_ms / 1000.0
+        errors = 0
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await port.receive()
+            except TimeoutError:
+                record.timeouts += 1
+                record.time_used_ms += allowed_ms
+                clock.charge(allowed_ms, in_time=False)
+                await self._strike(seat, turn, decision, TIMEOUT)
+                return
+            except Disconnected:
+                self._forfeit(seat, disconnected=True)
+                await self._apply_default(seat, turn, decision, DISCONNECTED)
+                return
+            error = self._try(seat, turn, message)
+            if error is None:
+                used_ms = (loop.time() - started) * 1000.0
+                record.time_used_ms += used_ms
+                clock.charge(used_ms)
+                return
+            if error.code != "STALE_TURN":  # a late answer to an earlier turn is only discarded
+                errors += 1
+            error.retry = errors <= self.settings.max_retries
+            error.strikes = record.strikes
+            left_ms = max(0.0, deadline - loop.time()) * 1000.0
+            error.time_left_ms = int(min(left_ms, self.settings.decision_ms))
+            error.bank_ms = int(min(clock.bank_ms, left_ms))
+            await self._send(seat, referee_pb2.RefereeMessage(action_error=error))
+            if not error.retry:
+                record.time_used_ms += (loop.time() - started) * 1000.0
+                clock.charge((loop.time() - started) * 1000.0, in_time=False)
+                await self._strike(seat, turn, decision, REFUSED)
+                return
+
+    def _try(self, seat: int, turn: int, message: referee_pb2.BotMessage) -> referee_pb2.ActionError | None:
+        """Apply the message's action if it is this turn's and legal; otherwise the error to send."""
+        record = self.records[seat]
+        if message.WhichOneof("message") != "action":
+            record.malformed += 1
+            return referee_pb2.ActionError(turn=turn, code="NOT_EXPECTED", message="expected an Action for the pending DecisionRequest, not another Hello")
+        action_msg = message.action
+        if action_msg.turn != turn:
+            record.stale += 1
+            return referee_pb2.ActionError(
+                turn=action_msg.turn, code="STALE_TURN",
+                message=f"turn {action_msg.turn} is not pending; the pending turn is {turn}",
+            )
+        try:
+            self.game.apply(seat, protocol.action_from_proto(action_msg))
+        except protocol.ProtocolError as e:
+            record.malformed += 1
+            return referee_pb2.ActionError(turn=turn, code=e.code, message=e.message)
+        except IllegalAction as e:
+            record.refusals += 1
+            return referee_pb2.ActionError(turn=turn, code=e.code, message=e.message)
+        return None
+
+    async def _strike(self, seat: int, turn: int, decision: Decision, reason: int) -> None:
+        record = self.records[seat]
+        record.strikes += 1
+        limit = self.settings.max_strikes
+        if limit and record.strikes >= limit:
+            self._forfeit(seat)
+        self.log.info("strike", seat=seat, turn=turn, strikes=record.strikes, reason=events_pb2.DefaultReason.Name(reason))
+        await self._send_event(seat, protocol.strike_counted_to_proto(turn, record.strikes, limit, record.forfeited))
+        await self._apply_default(seat, turn, decision, reason)
+
+    async def _apply_default(self, seat: int, turn: int, decision: Decision, reason: int) -> None:
+        action = default_action(decision)
+        self.game.apply(seat, action)
+        self.records[seat].defaults += 1
+        name = events_pb2.DefaultReason.Name(reason).removeprefix("DEFAULT_REASON_")
+        await self._send_event(seat, protocol.default_applied_to_proto(turn, action, name))

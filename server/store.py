@@ -1,0 +1,211 @@
+"""Persistence for bots, matches and game results behind one interface (SQLAlchemy Core).
+
+SQLite by default (a file, nothing to install); the same code runs on PostgreSQL given a
+``postgresql+psycopg://`` URL. Writes are small and happen once per game, so callers may call
+these methods directly from the event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+metadata = sa.MetaData()
+
+bots = sa.Table(
+    "bots",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("preset", sa.String(64), nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("seed", sa.String(200), nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("clock", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),  # bot ids in seat order
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float),
+    sa.Column("error", sa.Text),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("match_id", sa.String(64), sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("game_index", sa.Integer, primary_key=True),
+    sa.Column("seed", sa.String(200), nullable=False),
+    sa.Column("totals", sa.JSON, nullable=False),
+    sa.Column("ranks", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),  # per-seat fault records
+    sa.Column("deals", sa.JSON, nullable=False),  # the deal results
+    sa.Column("log", sa.JSON, nullable=False),  # the full event log (JSON-ready)
+    sa.Column("finished_at", sa.Float, nullable=False),
+)
+
+PENDING, RUNNING, FINISHED, ABORTED = "PENDING", "RUNNING", "FINISHED", "ABORTED"
+
+
+class StoreError(ValueError):
+    """A request the store refuses (duplicate name, unknown id), with a message naming it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bot:
+    id: str
+    name: str
+
+
+@dataclass(slots=True)
+class MatchRow:
+    id: str
+    status: str
+    preset: str
+    options: dict[str, Any]
+    seed: str
+    games: int
+    clock: dict[str, Any]
+    seats: list[str]
+    created_at: float
+    finished_at: float | None = None
+    error: str | None = None
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def database_url(path_or_url: str | Path) -> str:
+    """A SQLAlchemy URL from a file path (SQLite) or a URL passed through."""
+    text = str(path_or_url)
+    if "://" in text:
+        return text
+    Path(text).parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{Path(text).resolve()}"
+
+
+class Store:
+    def __init__(self, url: str | Path) -> None:
+        url = database_url(url)
+        self.engine = sa.create_engine(url)
+        if url.startswith("sqlite"):
+            # WAL: readers (a league runner, `standings`) never block the referee's writes.
+            @sa.event.listens_for(self.engine, "connect")
+            def _pragmas(conn: Any, _record: Any) -> None:
+                cur = conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA busy_timeout=10000")
+                cur.close()
+
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ----------------------------------------------------------------------------------- bots
+    def add_bot(self, name: str) -> tuple[Bot, str]:
+        """Register a bot; returns it with its new token (only its hash is kept)."""
+        name = name.strip()
+        if not name:
+            raise StoreError("a bot needs a non-empty name")
+        token = secrets.token_urlsafe(24)
+        bot = Bot(f"bot-{uuid.uuid4().hex[:12]}", name)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(bots.insert().values(id=bot.id, name=name, token_hash=_hash(token), created_at=time.time()))
+        except IntegrityError:
+            raise StoreError(f"a bot named {name!r} is already registered") from None
+        return bot, token
+
+    def bot_by_token(self, token: str) -> Bot | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(bots.c.id, bots.c.name).where(bots.c.token_hash == _hash(token))).first()
+        return Bot(row.id, row.name) if row else None
+
+    def bot(self, bot_id: str) -> Bot | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(bots.c.id, bots.c.name).where(bots.c.id == bot_id)).first()
+        return Bot(row.id, row.name) if row else None
+
+    # -------------------------------------------------------------------------------- matches
+    def create_match(
+        self, preset: str, options: Mapping[str, Any], seed: str, games: int, clock: Mapping[str, Any], seats: Sequence[str]
+    ) -> str:
+        missing = [b for b in seats if self.bot(b) is None]
+        if missing:
+            raise StoreError(f"unknown bot id {missing[0]!r}")
+        match_id = f"m-{uuid.uuid4().hex[:16]}"
+        with self.engine.begin() as conn:
+            conn.execute(
+                matches.insert().values(
+                    id=match_id, status=PENDING, preset=preset, options=dict(options), seed=seed, games=games,
+                    clock=dict(clock), seats=list(seats), created_at=time.time(),
+                )
+            )
+        return match_id
+
+    def set_status(self, match_id: str, status: str, error: str | None = None) -> None:
+        values: dict[str, Any] = {"status": status, "error": error}
+        if status in (FINISHED, ABORTED):
+            values["finished_at"] = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(matches.update().where(matches.c.id == match_id).values(**values))
+
+    def record_game(self, match_id: str, game_index: int, record: Mapping[str, Any]) -> bool:
+        """Store one finished game exactly once; False if it was already stored."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(games.insert().values(match_id=match_id, game_index=game_index, finished_at=time.time(), **record))
+        except IntegrityError:
+            return False
+        return True
+
+    def match(self, match_id: str) -> MatchRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(matches).where(matches.c.id == match_id)).mappings().first()
+            if row is None:
+                return None
+            results = conn.execute(
+                sa.select(games.c.game_index, games.c.seed, games.c.totals, games.c.ranks, games.c.seats, games.c.deals)
+                .where(games.c.match_id == match_id)
+                .order_by(games.c.game_index)
+            ).mappings().all()
+        return MatchRow(**row, results=[dict(r) for r in results])
+
+    def game_log(self, match_id: str, game_index: int) -> list[Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(games.c.log).where(games.c.match_id == match_id, games.c.game_index == game_index)
+            ).first()
+        return None if row is None else row.log
+
+    def list_matches(self, status: str | None = None, limit: int = 100, offset: int = 0) -> list[MatchRow]:
+        query = sa.select(matches).order_by(matches.c.created_at, matches.c.id).limit(limit).offset(offset)
+        if status:
+            query = query.where(matches.c.status == status)
+        with self.engine.connect() as conn:
+            return [MatchRow(**r) for r in conn.execute(query).mappings().all()]
+
+    def unfinished_matches(self) -> list[MatchRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(matches).where(matches.c.status.in_((PENDING, RUNNING)))).mappings().all()
+        return [MatchRow(**r) for r in rows]

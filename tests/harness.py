@@ -1,0 +1,117 @@
+"""Real components for end-to-end tests: a `mizerka serve` process on 127.0.0.1, an admin client,
+and bot processes started with the launch contract (MIZERKA_SERVER, MIZERKA_TOKEN)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+from google.protobuf import struct_pb2
+
+from mizerka.v1 import arena_pb2, arena_pb2_grpc, game_pb2
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+ADMIN = "test-admin-token"
+
+
+@dataclass
+class Referee:
+    address: str
+    db: Path
+    process: subprocess.Popen[str]
+    log_path: Path
+    procs: list[subprocess.Popen[str]] = field(default_factory=list)
+
+    def arena(self) -> Admin:
+        return Admin(self.address)
+
+    def log_lines(self) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in self.log_path.read_text().splitlines() if line.startswith("{")]
+
+    def bot(self, token: str, *command: str, games: int | None = None, log: Path | None = None) -> subprocess.Popen[str]:
+        """Start a bot program with the launch contract; it is killed when the referee stops."""
+        env = dict(os.environ, MIZERKA_SERVER=self.address, MIZERKA_TOKEN=token)
+        if games is not None:
+            env["MIZERKA_GAMES"] = str(games)
+        out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115
+        proc = subprocess.Popen(list(command), env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        self.procs.append(proc)
+        return proc
+
+    def protobot(self, token: str, mode: str, games: int | None = None) -> subprocess.Popen[str]:
+        return self.bot(token, sys.executable, str(ROOT / "tests" / "bots" / "protobot.py"), mode, games=games)
+
+    def terminate(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=30)
+        finally:
+            for p in self.procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+
+
+@contextmanager
+def referee(tmp: Path, *args: str) -> Iterator[Referee]:
+    """`mizerka serve` on a free loopback port with a fresh SQLite file; stopped with SIGTERM."""
+    ready = tmp / "ready"
+    log_path = tmp / "referee.log"
+    db = tmp / "arena.sqlite"
+    cmd = [str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--admin-token", ADMIN,
+           "--ready-file", str(ready), "--log-format", "json", *args]
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    while not ready.exists() or not ready.read_text().strip():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"referee did not start: {log_path.read_text()}")
+        time.sleep(0.05)
+    ref = Referee(ready.read_text().strip(), db, process, log_path)
+    try:
+        yield ref
+    finally:
+        if process.poll() is None:
+            ref.terminate()
+
+
+class Admin:
+    """A synchronous Arena client with the admin token."""
+
+    def __init__(self, address: str, token: str = ADMIN) -> None:
+        self.channel = grpc.insecure_channel(address)
+        self.stub = arena_pb2_grpc.ArenaStub(self.channel)
+        self.metadata = (("authorization", f"Bearer {token}"),)
+
+    def register(self, name: str) -> tuple[str, str]:
+        r = self.stub.RegisterBot(arena_pb2.RegisterBotRequest(name=name), metadata=self.metadata)
+        return r.bot_id, r.token
+
+    def create(self, preset: str, seats: Sequence[str], seed: str = "seed", games: int = 1,
+               options: dict[str, Any] | None = None, clock: game_pb2.Clock | None = None) -> str:
+        opts = struct_pb2.Struct()
+        opts.update(options or {})
+        request = arena_pb2.CreateMatchRequest(preset=preset, options=opts, seed_text=seed, games=games, seats=list(seats))
+        if clock is not None:
+            request.clock.CopyFrom(clock)
+        return self.stub.CreateMatch(request, metadata=self.metadata).match_id
+
+    def wait(self, match_id: str, timeout_s: float = 120) -> arena_pb2.Match:
+        r = self.stub.WaitMatch(arena_pb2.WaitMatchRequest(match_id=match_id, timeout_ms=int(timeout_s * 1000)), metadata=self.metadata)
+        assert not r.timed_out, f"match {match_id} did not finish in {timeout_s} s"
+        return r.match
+
+    def get(self, match_id: str) -> arena_pb2.Match:
+        return self.stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), metadata=self.metadata).match

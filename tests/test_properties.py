@@ -1,0 +1,394 @@
+"""Property tests: random legal games of every preset and of random option combinations.
+
+After every action an independent replay of the game log checks card conservation and what each
+seat may know (RULES.md section 5); at the end the results are checked against the scoring,
+rotation, contract-use and tie-break rules, recomputed here from the rules text, not the engine.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import snapshot
+from server.engine.cards import FULL_DECK, card_mask, mask_cards
+from server.engine.dealing import seeded_deal
+from server.engine.game import DealResult, Game, IllegalAction, Phase, Play
+from server.engine.rules import DECLARER_MODES, MAJOR_QUOTA, PRESETS, Ruleset, load_ruleset
+from server.engine.views import SPECTATOR, cards_in, project, project_events
+from server.policies import random_action
+
+# Log entry kinds a seat may receive from project_events; anything new must be vetted for leaks.
+PUBLIC_EVENT_KINDS = {"deal", "contract", "major", "settled", "exchange", "play", "trick", "revoke", "result", "over"}
+
+
+# ------------------------------------------------------------------------------ strategies
+@st.composite
+def quota_tables(draw: st.DrawFn, players: int, tricks: int) -> list[int]:
+    """A valid quota override: ``players`` non-negative whole numbers summing to ``tricks``."""
+    cuts = sorted(draw(st.lists(st.integers(0, tricks), min_size=players - 1, max_size=players - 1)))
+    bounds = [0, *cuts, tricks]
+    return [bounds[i + 1] - bounds[i] for i in range(players)]
+
+
+@st.composite
+def option_sets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    """A preset and a valid combination of the options of RULES.md section 3."""
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    base = PRESETS[preset]
+    n, k = base.players, len(base.contracts)
+    opts: dict[str, Any] = {}
+    if draw(st.booleans()):
+        opts["declarer"] = draw(st.sampled_from(DECLARER_MODES))
+    if draw(st.booleans()):
+        opts["deals"] = n * draw(st.integers(1, k))
+    if draw(st.booleans()):
+        opts["revoke"] = draw(st.sampled_from(["reject", "penalty"]))
+    if draw(st.booleans()):
+        opts["tiebreak"] = draw(st.sampled_from(["none", "random", "lowest"]))
+        if draw(st.booleans()):
+            opts["tiebreak_max"] = draw(st.integers(1, 3))
+    if draw(st.booleans()):
+        opts["misere_quotas"] = draw(st.sampled_from(["reversed", "same"]))
+    if draw(st.booleans()):
+        opts["choose_after"] = draw(st.sampled_from([6, "all"]))
+    if draw(st.booleans()):
+        opts["trumps_allow_spades"] = draw(st.booleans())
+    if draw(st.booleans()):
+        opts["quotas_plus"] = draw(quota_tables(n, base.hand_size))
+    if draw(st.booleans()):
+        opts["quotas_minus"] = draw(quota_tables(n, base.hand_size))
+    return preset, opts
+
+
+# ------------------------------------------------------------------- independent log replay
+class Replay:
+    """Follows ``game.log`` entry by entry and keeps, for the current deal, who holds and saw what."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.pos = 0
+        self.n = game.n
+
+    def update(self) -> None:
+        for entry in self.game.log[self.pos :]:
+            self._consume(entry)
+        self.pos = len(self.game.log)
+
+    def _consume(self, e: tuple) -> None:
+        kind = e[0]
+        n = self.n
+        if kind == "deal":
+            _, _, _, self.tiebreak, self.dealer, self.caller, hands, talon = e
+            self.dealt = [tuple(h) for h in hands]
+            self.talon = tuple(talon)
+            assert sorted([c for h in hands for c in h] + list(talon)) == list(range(52)), "a deal is not the 52 cards, each once"
+            self.hands = [set(h) for h in hands]
+            self.discards: list[set[int]] = [set() for _ in range(n)]
+            self.taken: list[set[int]] = [set() for _ in range(n)]
+            self.exchanged: list[int | None] = [None] * n
+            self.played: set[int] = set()
+            self.announced = False
+            self.declarer: int | None = None
+        elif kind == "contract":
+            self.announced = True
+        elif kind == "settled":
+            self.declarer = e[1]
+        elif kind == "exchange":
+            _, seat, discard, take = e
+            assert set(discard) <= self.hands[seat]
+            self.hands[seat] = self.hands[seat] - set(discard) | set(take)
+            self.discards[seat] |= set(discard)
+            self.taken[seat] |= set(take)
+            self.exchanged[seat] = len(discard)
+        elif kind == "play":
+            self.hands[e[1]].remove(e[2])
+            self.played.add(e[2])
+
+    # What a seat may legitimately know in the current deal (RULES.md section 5).
+    def known(self, seat: int) -> set[int]:
+        rules = self.game.rules
+        before_contract = not self.announced and not self.tiebreak
+        if before_contract and rules.choose_after == 6:
+            own = set(self.dealt[seat][:6]) if seat == self.caller else set()
+        else:
+            own = set(self.hands[seat])
+        out = own | self.discards[seat] | self.taken[seat] | self.played
+        if rules.exchange == "pick" and seat == self.declarer:
+            out |= set(self.talon)
+        return out
+
+    def check_conservation(self) -> None:
+        """hands + discards + talon remainder + played = the 52 cards, each exactly once."""
+        groups = [*self.hands, *self.discards, set(self.talon) - set().union(*self.taken), self.played]
+        assert sum(len(g) for g in groups) == 52, "a card is in two places or lost"
+        assert set().union(*groups) == set(range(52))
+        for s in range(self.n):
+            assert self.game.hands[s] == card_mask(self.hands[s]), f"seat {s}'s hand differs from its replayed log"
+
+
+def check_views(game: Game, replay: Replay, event_pos: list[int]) -> None:
+    """No view or event stream holds a card its audience may not know."""
+    n = game.n
+    for seat in range(n):
+        view = project(game, seat)
+        leaked = cards_in(view) - replay.known(seat)
+        assert not leaked, f"seat {seat} sees {sorted(leaked)} in phase {game.phase.name}"
+        assert all(view.hands[s] is None for s in range(n) if s != seat), "a view shows another seat's hand"
+        assert all(view.discards[s] is None and view.taken[s] is None for s in range(n) if s != seat)
+        if game.phase in (Phase.MAJOR, Phase.EXCHANGE, Phase.PLAY):
+            assert set(view.hands[seat] or ()) == replay.hands[seat], "a seat must see its own hand"
+        elif game.phase == Phase.CONTRACT and seat == replay.caller:
+            seen = rules_seen(game.rules)
+            assert set(view.hands[seat] or ()) == set(replay.dealt[seat][:seen]), "the declarer must see its first cards"
+    spectator = project(game, SPECTATOR)
+    assert cards_in(spectator) <= replay.played, "the spectator sees unplayed cards"
+    assert spectator.decision is None and spectator.talon is None
+
+    for audience in [*range(n), SPECTATOR]:
+        for e in project_events(game, audience, event_pos[0]):
+            assert e[0] in PUBLIC_EVENT_KINDS, f"unvetted event kind {e[0]!r}"
+            if e[0] == "deal":
+                assert len(e) == 6 and not any(isinstance(x, (tuple, list)) for x in e), "a deal event shows cards"
+            elif e[0] == "exchange" and e[1] != audience:
+                assert len(e) == 3 and isinstance(e[2], int), "another seat's discards leaked"
+    event_pos[0] = len(game.log)
+
+
+def rules_seen(rules: Ruleset) -> int:
+    return rules.hand_size if rules.choose_after == "all" else 6
+
+
+# --------------------------------------------------------------------------- one game
+def run_random_game(rules: Ruleset, seed: int, revoke_rate: float, first_dealer: int | None = None) -> Game:
+    """Play random legal actions (and sometimes a revoke or an out-of-turn action), checking as we go."""
+    game = Game(rules, seed=seed, first_dealer=first_dealer)
+    rng = random.Random(seed)
+    replay = Replay(game)
+    event_pos = [0]
+    replay.update()
+    check_views(game, replay, event_pos)
+    steps = 0
+    while not game.finished:
+        steps += 1
+        assert steps < 20_000, "the game does not end"
+        seat = game.to_act
+        decision = game.decision()
+        assert decision is not None and decision.seat == seat
+        if game.phase == Phase.PLAY:
+            legal = {a.card for a in game.legal_actions()}
+            hand = set(mask_cards(game.hands[seat]))
+            assert legal == set(mask_cards(game.legal_plays())) and legal <= hand and legal
+            off_suit = sorted(hand - legal)
+            if off_suit and rng.random() < revoke_rate:
+                card = rng.choice(off_suit)
+                if rules.revoke == "reject":
+                    before = snapshot(game)
+                    try:
+                        game.apply(seat, Play(card))
+                    except IllegalAction as e:
+                        assert e.code == "MUST_FOLLOW"
+                    else:
+                        raise AssertionError("a revoke was accepted under revoke = reject")
+                    assert snapshot(game) == before
+                else:
+                    done = len(game.results)
+                    game.apply(seat, Play(card))
+                    r = game.results[done]
+                    assert r.void and r.revoker == seat and r.points[seat] == -10
+                    replay.update()
+                    check_views(game, replay, event_pos)
+                    continue
+        if rng.random() < 0.02:  # somebody else tries to act: refused, nothing changes
+            other = (seat + 1) % game.n
+            before = snapshot(game)
+            action = random_action(game, random.Random(steps))
+            try:
+                game.apply(other, action)
+            except IllegalAction as e:
+                assert e.code == "NOT_YOUR_TURN"
+            else:
+                raise AssertionError("an out-of-turn action was accepted")
+            assert snapshot(game) == before
+        game.apply(seat, random_action(game, rng))
+        replay.update()
+        if game.phase < Phase.WAITING:
+            replay.check_conservation()
+        check_views(game, replay, event_pos)
+    check_results(game)
+    return game
+
+
+# ------------------------------------------------------------------- end-of-game checks
+def expected_points(rules: Ruleset, r: DealResult) -> list[int]:
+    """RULES.md: plus t - q, minus q - t, quotas by position from the declarer; majors 14/1/1 with bonuses."""
+    n, E, t = rules.players, r.declarer, r.tricks
+    if r.contract.endswith(" major"):
+        if t[E] == rules.tricks:
+            return [8 if s == E else -4 for s in range(n)]
+        if t[E] == rules.tricks - 1:
+            return [4 if s == E else -2 for s in range(n)]
+        return [t[s] - (MAJOR_QUOTA if s == E else 1) for s in range(n)]
+    contract = rules.contract(r.contract)
+    assert contract is not None, f"unknown contract {r.contract!r}"
+    if contract.minus:
+        return [rules.quotas_minus[(s - E) % n] - t[s] for s in range(n)]
+    return [t[s] - rules.quotas_plus[(s - E) % n] for s in range(n)]
+
+
+def check_results(game: Game) -> None:
+    rules, n, results = game.rules, game.n, game.results
+    assert game.finished and game.decision() is None
+    totals = [0] * n
+    for r in results:
+        if r.void:
+            assert r.revoker is not None and list(r.points) == [-10 if s == r.revoker else 0 for s in range(n)]
+            assert sum(r.tricks) < rules.tricks
+        else:
+            assert sum(r.tricks) == rules.tricks, f"tricks {r.tricks} do not sum to {rules.tricks}"
+            assert sum(r.points) == 0
+            assert list(r.points) == expected_points(rules, r), f"deal {r.deal_no}: {r}"
+        totals = [a + b for a, b in zip(totals, r.points)]
+        assert r.dealer == (r.caller if rules.dealer_declares else (r.caller - 1) % n)
+        base = r.contract.removesuffix(" major")
+        contract = rules.contract(base)
+        assert contract is not None
+        if contract.names_trump:
+            assert r.trump in rules.trump_suits()
+        else:
+            assert r.trump == contract.trump
+        if not rules.majors:
+            assert r.declarer == r.caller and not r.contract.endswith(" major")
+    assert totals == game.totals
+
+    # A void deal is redealt by the same dealer and declarer.
+    for a, b in zip(results, results[1:]):
+        if a.void:
+            assert (b.deal_no, b.redeal, b.caller, b.dealer, b.tiebreak) == (a.deal_no, a.redeal + 1, a.caller, a.dealer, a.tiebreak)
+
+    regular = [r for r in results if not r.void and not r.tiebreak]
+    assert len(regular) == rules.deals, f"{len(regular)} regular deals, expected {rules.deals}"
+    assert all(not r.tiebreak for r in results[: results.index(regular[-1]) + 1])
+    pairs = [(r.declarer, r.contract.removesuffix(" major")) for r in regular]
+    assert len(set(pairs)) == len(pairs), "a player used a contract twice"
+    if not rules.majors:
+        per_seat = rules.deals // n
+        for s in range(n):
+            assert sum(1 for d, _ in pairs if d == s) == per_seat
+        if rules.deals == n * len(rules.contracts):
+            assert set(pairs) == {(s, c.name) for s in range(n) for c in rules.contracts}
+    check_rotation(game, regular)
+    check_tiebreaks(game)
+
+
+def check_rotation(game: Game, regular: list[DealResult]) -> None:
+    """Who declares each regular deal (RULES.md 2, 3 and 4.2 item 6)."""
+    rules, n = game.rules, game.n
+    callers = [r.caller for r in regular]
+    first = game.first_dealer if rules.dealer_declares else (game.first_dealer + 1) % n
+    assert callers[0] == first
+    if not rules.majors:
+        run = rules.deals // n if rules.continuous else 1
+        assert callers == [(first + i // run) % n for i in range(len(regular))]
+        return
+    budget = len(rules.contracts)
+    for i in range(len(regular) - 1):
+        left = [budget - sum(1 for r in regular[: i + 1] if r.declarer == s) for s in range(n)]
+        D = callers[i]
+        order = [D] if rules.continuous else []
+        order += [(D + j) % n for j in range(1, n + 1)]
+        assert callers[i + 1] == next(p for p in order if left[p] > 0), f"deal {i + 1}: wrong declarer"
+
+
+def check_tiebreaks(game: Game) -> None:
+    """Extra notrump deals happen exactly while the top is shared, at most tiebreak_max of them."""
+    rules, n, results = game.rules, game.n, game.results
+    last_regular = max(i for i, r in enumerate(results) if not r.tiebreak)
+    totals = [0] * n
+    for r in results[: last_regular + 1]:
+        totals = [a + b for a, b in zip(totals, r.points)]
+    extra = results[last_regular + 1 :]
+    if rules.tiebreak == "none":
+        assert not extra
+        return
+    done = 0
+    i = 0
+    while True:
+        wants_more = totals.count(max(totals)) > 1 and done < rules.tiebreak_max
+        if not wants_more:
+            assert i == len(extra), "a tie-break deal was played without a shared top, or beyond tiebreak_max"
+            break
+        assert i < len(extra), "the top is shared but no tie-break deal followed"
+        expected_caller = (
+            seeded_deal(game.seed, extra[i].deal_no, 0, n, rules.hand_size).declarer
+            if rules.tiebreak == "random"
+            else totals.index(min(totals))
+        )
+        while True:  # one tie-break deal, possibly after void attempts
+            r = extra[i]
+            assert r.tiebreak and r.contract == rules.notrump and r.caller == expected_caller
+            totals = [a + b for a, b in zip(totals, r.points)]
+            i += 1
+            if not r.void:
+                break
+            assert i < len(extra), "a void tie-break deal was not redealt"
+        done += 1
+    assert done <= rules.tiebreak_max
+
+
+# --------------------------------------------------------------------------------- tests
+@settings(max_examples=30)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**31 - 1))
+def test_random_games_of_every_preset(preset: str, seed: int) -> None:
+    """Every preset with its defaults: conservation, views, scoring, rotation, contract use."""
+    run_random_game(load_ruleset(preset), seed, revoke_rate=0.0)
+
+
+@settings(max_examples=60)
+@given(
+    choice=option_sets(),
+    seed=st.integers(0, 2**31 - 1),
+    revoke_rate=st.sampled_from([0.0, 0.02, 0.1]),
+    first_dealer=st.none() | st.integers(0, 3),
+)
+def test_random_games_over_option_combinations(
+    choice: tuple[str, dict[str, Any]], seed: int, revoke_rate: float, first_dealer: int | None
+) -> None:
+    """Random option combinations, with revokes attempted (refused or voiding, per the option)."""
+    preset, opts = choice
+    rules = load_ruleset(preset, opts)
+    if first_dealer is not None:
+        first_dealer %= rules.players
+    run_random_game(rules, seed, revoke_rate, first_dealer)
+
+
+@settings(max_examples=40)
+@given(
+    preset=st.sampled_from(["mizerka", "mizerka-short", "mizerka-4p", "spoileri", "trjamann", "manni-major"]),
+    tiebreak=st.sampled_from(["random", "lowest"]),
+    seed=st.integers(0, 2**31 - 1),
+    revoke_rate=st.sampled_from([0.0, 0.1]),
+)
+def test_short_games_with_tiebreaks(preset: str, tiebreak: str, seed: int, revoke_rate: float) -> None:
+    """One deal per player (deals = n) makes shared tops, and so tie-break deals, frequent."""
+    n = PRESETS[preset].players
+    rules = load_ruleset(preset, {"deals": n, "tiebreak": tiebreak, "tiebreak_max": 3, "revoke": "penalty"})
+    run_random_game(rules, seed, revoke_rate)
+
+
+def test_tiebreak_deals_actually_occur() -> None:
+    """Guards the property above against silently never producing a tie-break deal."""
+    rules = load_ruleset("mizerka-short", {"deals": 3, "tiebreak": "lowest", "tiebreak_max": 3})
+    seen = 0
+    for seed in range(60):
+        game = run_random_game(rules, seed, revoke_rate=0.0)
+        seen += sum(1 for r in game.results if r.tiebreak)
+    assert seen > 0
+
+
+def test_full_deck_constant_matches_52_cards() -> None:
+    """The conservation checks above compare against range(52); the engine's deck mask agrees."""
+    assert FULL_DECK == card_mask(range(52))

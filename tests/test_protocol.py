@@ -1,0 +1,465 @@
+"""The wire contract (proto/mizerka/v1) and its one converter (server/protocol.py).
+
+- actions round-trip engine -> wire -> bytes -> wire -> engine, and junk is MALFORMED;
+- whole random games of every preset run through the wire (every action travels as an Action),
+  and after every action each audience's SeatView converts and discloses exactly the cards the
+  engine's projection does (a seat never gets a card its engine view lacks);
+- events carry no card the seat may not know; full records rebuild every deal;
+- the committed stubs are what protoc makes of the committed .proto files (no drift), and every
+  message, field, enum value, oneof and rpc of the .proto files has a comment.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from google.protobuf import descriptor_pb2, struct_pb2
+from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+
+from server import protocol as P
+from server.engine.cards import CARD_TEXT, CardError, parse_card
+from server.engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from server.engine.rules import PRESETS, load_ruleset
+from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events
+from server.policies import default_action, random_action
+
+ROOT = Path(__file__).resolve().parents[1]
+PROTO_DIR = ROOT / "proto"
+STUB_DIR = ROOT / "clients" / "python" / "mizerka" / "v1"
+NAMES = ["north-bot", "east-bot", "south-bot", "west-bot"]
+
+
+# ----------------------------------------------------------------------------- helpers
+def wire(action, turn: int = 7):
+    """engine action -> Action message -> bytes -> Action message -> engine action."""
+    msg = P.action_to_proto(action, turn)
+    back = game_pb2.Action.FromString(msg.SerializeToString())
+    assert back.turn == turn
+    return P.action_from_proto(back)
+
+
+def proto_cards(msg) -> set[int]:
+    """Every card anywhere in a message: each string field (at any depth) that parses as a card.
+
+    Generic on purpose, so a field added later cannot leak unnoticed. Names used in these tests
+    never parse as cards.
+    """
+    found: set[int] = set()
+    stack = [msg]
+    while stack:
+        m = stack.pop()
+        for field, value in m.ListFields():
+            if field.type == field.TYPE_MESSAGE:
+                if field.is_repeated:
+                    stack.extend(value)
+                else:
+                    stack.append(value)
+            elif field.type == field.TYPE_STRING:
+                for text in value if field.is_repeated else (value,):
+                    try:
+                        found.add(parse_card(text))
+                    except CardError:
+                        pass
+    return found
+
+
+def normal(action):
+    """The engine treats a pick exchange's empty take like no take; compare modulo that."""
+    if type(action) is Exchange and not action.take:
+        return Exchange(tuple(action.discard), None)
+    return action
+
+
+# ------------------------------------------------------------------------------ actions
+@pytest.mark.parametrize(
+    "action",
+    [
+        Choose("hearts"),
+        Choose("notrump"),
+        Choose("trumps", 1),
+        Choose("trumps", 0),
+        Choose("no-such-contract"),
+        Major("grand"),
+        PASS,
+        Exchange(()),
+        Exchange((parse_card("AS"), parse_card("2C"))),
+        Exchange((parse_card("TD"),), (parse_card("QH"),)),
+        Play(parse_card("TD")),
+    ],
+    ids=repr,
+)
+def test_action_round_trip(action):
+    assert normal(wire(action)) == normal(action)
+
+
+def test_every_card_round_trips_and_interns():
+    for c in range(52):
+        assert wire(Play(c)) == Play(c)
+        assert P.action_to_proto(Play(c)).play_card.card == CARD_TEXT[c]
+    # Play actions come back as the engine's interned tuples (the engine compares by type).
+    assert type(wire(Play(5))) is Play
+
+
+def test_pick_exchange_with_empty_take_is_a_pass():
+    assert wire(Exchange((), ())) == Exchange((), None)
+
+
+def test_lenient_card_and_trump_spelling():
+    msg = game_pb2.Action(play_card=game_pb2.PlayCard(card="10d"))
+    assert P.action_from_proto(msg) == Play(parse_card("TD"))
+    msg = game_pb2.Action(choose_contract=game_pb2.ChooseContract(contract="trumps", trump="h"))
+    assert P.action_from_proto(msg) == Choose("trumps", 1)
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        game_pb2.Action(turn=3),
+        game_pb2.Action(play_card=game_pb2.PlayCard(card="1Z")),
+        game_pb2.Action(play_card=game_pb2.PlayCard(card="")),
+        game_pb2.Action(play_card=game_pb2.PlayCard(card="AS AS")),
+        game_pb2.Action(choose_contract=game_pb2.ChooseContract(contract="trumps", trump="X")),
+        game_pb2.Action(choose_contract=game_pb2.ChooseContract(contract="trumps", trump="hearts")),
+        game_pb2.Action(choose_contract=game_pb2.ChooseContract(contract="trumps", trump="HD")),
+        game_pb2.Action(exchange_cards=game_pb2.ExchangeCards(discard=["AS", "ZZ"])),
+        game_pb2.Action(exchange_cards=game_pb2.ExchangeCards(discard=["AS"], take=["11H"])),
+    ],
+    ids=lambda m: m.SerializeToString().hex() or "empty",
+)
+def test_malformed_actions(msg):
+    with pytest.raises(P.ProtocolError) as info:
+        P.action_from_proto(msg)
+    assert info.value.code == "MALFORMED"
+    assert info.value.message
+
+
+def test_unknown_contract_is_the_engines_to_refuse():
+    game = Game(load_ruleset("mizerka"), seed=1)
+    action = P.action_from_proto(game_pb2.Action(choose_contract=game_pb2.ChooseContract(contract="grand")))
+    with pytest.raises(IllegalAction) as info:
+        game.apply(game.to_act, action)
+    assert info.value.code == "UNKNOWN_CONTRACT"
+    err = P.error_to_proto(4, info.value, retry=True, strikes=0, time_left_ms=900, bank_ms=-5)
+    assert (err.turn, err.code, err.retry, err.time_left_ms, err.bank_ms) == (4, "UNKNOWN_CONTRACT", True, 900, 0)
+    # A blind exchange with a take gets through the wire and is refused by the engine, not here.
+    assert P.action_from_proto(
+        game_pb2.Action(exchange_cards=game_pb2.ExchangeCards(discard=["AS"], take=["KS"]))
+    ) == Exchange((parse_card("AS"),), (parse_card("KS"),))
+
+
+# ------------------------------------------------------------------------------ rulesets
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_ruleset_to_proto_has_every_option(preset):
+    rules = load_ruleset(preset)
+    msg = P.ruleset_to_proto(rules)
+    d = rules.describe()
+    assert msg.preset == d["preset"] and msg.players == d["players"] and msg.hand_size == d["hand_size"]
+    assert msg.talon_size == d["talon_size"] and msg.deals == d["deals"] and msg.majors == d["majors"]
+    assert [c.name for c in msg.contracts] == d["contracts"]
+    assert list(msg.quotas_plus) == d["quotas_plus"] and list(msg.quotas_minus) == d["quotas_minus"]
+    assert game_pb2.ExchangeKind.Name(msg.exchange) == "EXCHANGE_KIND_" + d["exchange"].upper()
+    assert game_pb2.DeclarerMode.Name(msg.declarer) == "DECLARER_MODE_" + d["declarer"].upper().replace("-", "_")
+    assert game_pb2.RevokeMode.Name(msg.revoke) == "REVOKE_MODE_" + d["revoke"].upper()
+    assert game_pb2.TiebreakMode.Name(msg.tiebreak) == "TIEBREAK_MODE_" + d["tiebreak"].upper()
+    assert game_pb2.MisereQuotas.Name(msg.misere_quotas) == "MISERE_QUOTAS_" + d["misere_quotas"].upper()
+    assert msg.choose_after_all == (d["choose_after"] == "all")
+    assert msg.cards_seen_before_choice == (6 if d["choose_after"] == 6 else d["hand_size"])
+    assert msg.tiebreak_max == d["tiebreak_max"] and msg.trumps_allow_spades == d["trumps_allow_spades"]
+    assert msg.tiebreak_contract == rules.notrump
+    for info, c in zip(msg.contracts, rules.contracts, strict=True):
+        assert info.minus == c.minus and info.names_trump == c.names_trump and info.major_rank == c.major_rank
+        assert bool(info.trump_choices) == c.names_trump
+    # A fresh message each time: mutating one must not touch the cache.
+    msg.preset = "changed"
+    assert P.ruleset_to_proto(rules).preset == preset
+
+
+def test_options_struct_round_trip():
+    opts = {"declarer": "continuous-dealer", "deals": 9, "revoke": "penalty", "quotas_plus": [8, 4, 4],
+            "choose_after": "all", "trumps_allow_spades": True, "tiebreak": "lowest", "tiebreak_max": 2}
+    struct = struct_pb2.Struct.FromString(P.options_to_struct(opts).SerializeToString())
+    back = P.options_from_struct(struct)
+    assert back == opts and type(back["deals"]) is int
+    rules = load_ruleset("trjamann", back)
+    msg = P.ruleset_to_proto(rules)
+    assert msg.declarer == game_pb2.DECLARER_MODE_CONTINUOUS_DEALER and msg.deals == 9 and msg.trumps_allow_spades
+    assert list(msg.contracts[2].trump_choices) == ["S", "H", "D", "C"]
+    assert P.options_from_struct(None) == {}
+
+
+# -------------------------------------------------------------------------- whole games
+GAMES = [(p, {}) for p in PRESETS] + [
+    ("mizerka", {"revoke": "penalty"}),
+    ("mizerka-short", {"declarer": "continuous-dealer", "deals": 3, "tiebreak": "lowest"}),
+    ("manni-major", {"declarer": "dealer", "deals": 6}),
+    ("trjamann", {"trumps_allow_spades": True, "revoke": "penalty"}),
+]
+
+
+def allowed_event_cards(game: Game, audience: int) -> set[int]:
+    """Cards the raw log lets ``audience`` know through events, computed without the projection:
+    cards played (or revoked) in public, its own exchanges -- and, for FULL, everything dealt."""
+    allowed: set[int] = set()
+    for e in game.log:
+        if e[0] in ("play", "revoke"):
+            allowed.add(e[2])
+        elif e[0] == "exchange" and (audience == FULL or e[1] == audience):
+            allowed.update(e[2])
+            allowed.update(e[3] or ())
+        elif e[0] == "deal" and audience == FULL:
+            for hand in e[6]:
+                allowed.update(hand)
+            allowed.update(e[7])
+    return allowed
+
+
+def choose(game: Game, rng: random.Random, revoke_rate: float):
+    """A random legal action; under revoke = penalty, now and then a revoke on purpose (found from
+    the player's own view, not from engine internals)."""
+    if game.rules.revoke == "penalty" and game.phase == Phase.PLAY and rng.random() < revoke_rate:
+        view = project(game, game.to_act)
+        trick = view.tricks[-1] if view.tricks and view.tricks[-1].winner is None else None
+        if trick is not None:
+            led = trick.cards[0][1] // 13
+            hand = view.hands[game.to_act] or ()
+            off = [c for c in hand if c // 13 != led]
+            if off and len(off) < len(hand):
+                return Play(off[0])
+    return random_action(game, rng)
+
+
+@pytest.mark.parametrize(("preset", "options"), GAMES, ids=[f"{p}{o or ''}" for p, o in GAMES])
+def test_random_game_through_the_wire(preset, options):
+    rules = load_ruleset(preset, options)
+    n = rules.players
+    names = NAMES[:n]
+    game = Game(rules, seed=f"proto:{preset}:{sorted(options.items())}")
+    rng = random.Random(11)
+    audiences = [*range(n), SPECTATOR, FULL]
+    encoders = {a: P.EventEncoder(rules) for a in audiences}
+    sent = {a: 0 for a in audiences}  # log entries already encoded for each audience
+    kinds_seen: set[str] = set()
+    turn = 0
+
+    def check_all() -> None:
+        for a in audiences:
+            view = project(game, a)
+            msg = game_pb2.SeatView.FromString(P.view_to_proto(view, names).SerializeToString())
+            engine_cards = cards_in(view)
+            got = proto_cards(msg)
+            assert got <= engine_cards, f"audience {a} got {sorted(got - engine_cards)} its view hides"
+            assert got == engine_cards, f"audience {a} lost {sorted(engine_cards - got)}"
+            assert [p.name for p in msg.players] == names and len(msg.players) == n
+            assert msg.finished == game.finished and msg.phase == P._PHASE[game.phase]
+            assert list(msg.players[s].total for s in range(n)) == game.totals
+            # events since the last check, as this audience sees them
+            new = project_events(game, a, sent[a])
+            sent[a] += len(new)
+            kinds_seen.update(e[0] for e in new)
+            allowed = allowed_event_cards(game, a)
+            for raw in new:
+                ev = encoders[a].encode(raw)
+                assert (ev is None) == (raw[0] == "over"), raw
+                if ev is not None:
+                    ev = events_pb2.Event.FromString(ev.SerializeToString())
+                    leaked = proto_cards(ev) - allowed
+                    assert not leaked, f"audience {a}: event {raw[0]} shows {sorted(leaked)}"
+
+    check_all()
+    while not game.finished:
+        seat = game.to_act
+        view = project(game, seat)
+        decision = game.decision()
+        assert decision is not None and view.decision == decision
+        turn += 3
+        req = P.decision_to_proto(turn, decision, view, 1500, 20000, names, rules)
+        req = referee_pb2.DecisionRequest.FromString(req.SerializeToString())
+        assert req.turn == turn and req.kind == decision.kind + 1
+        assert req.view.seat == seat and req.view.audience == game_pb2.AUDIENCE_SEAT and req.ruleset.preset == preset
+        assert (req.time_left_ms, req.bank_ms) == (1500, 20000)
+        assert proto_cards(req) == cards_in(view)
+        if decision.kind == Phase.EXCHANGE:
+            assert not req.legal_actions and req.HasField("exchange")
+            assert req.exchange.max_cards == decision.max_exchange and req.exchange.pick == decision.pick
+            assert [parse_card(c) for c in req.exchange.talon] == list(decision.talon)
+        else:
+            assert not req.HasField("exchange")
+            assert all(a.turn == turn for a in req.legal_actions)
+            assert tuple(P.action_from_proto(a) for a in req.legal_actions) == decision.actions
+        action = choose(game, rng, 0.03)
+        # the action travels as a bot would send it
+        bot = referee_pb2.BotMessage(action=P.action_to_proto(action, turn))
+        received = referee_pb2.BotMessage.FromString(bot.SerializeToString())
+        assert received.WhichOneof("message") == "action" and received.action.turn == turn
+        game.apply(seat, P.action_from_proto(received.action))
+        check_all()
+
+    assert "over" in kinds_seen and {"deal", "settled", "exchange", "play", "trick", "result"} <= kinds_seen
+    if rules.majors:
+        assert "major" in kinds_seen
+    if rules.revoke == "penalty":
+        assert "revoke" in kinds_seen, "the test meant to revoke at least once"
+        assert any(r.void for r in game.results)
+
+    # GameEnd material: results with running totals, ranks
+    results = P.results_to_proto(game.results)
+    assert list(results[-1].totals) == game.totals
+    assert [list(r.points) for r in results] == [list(r.points) for r in game.results]
+    assert P.ranks([3, 5, 3]) == [2, 1, 2] and P.ranks([0, 0, 0]) == [1, 1, 1]
+
+    # A finished match discloses everything: one record per deal, rebuilding hands, talon, tricks.
+    records = P.deal_records_from_events(project_events(game, FULL))
+    assert len(records) == len(game.results)
+    deals = [e for e in game.log if e[0] == "deal"]
+    for record, deal, result in zip(records, deals, game.results, strict=True):
+        record = game_pb2.DealRecord.FromString(record.SerializeToString())
+        assert [[parse_card(c) for c in h.cards] for h in record.hands] == [list(h) for h in deal[6]]
+        assert [parse_card(c) for c in record.talon] == list(deal[7])
+        assert record.result.contract == result.contract and list(record.result.points) == list(result.points)
+        done = [t for t in record.tricks if t.HasField("winner")]
+        assert len(done) == sum(result.tricks)  # a void deal may end in a trick cut short
+        assert len(record.tricks) - len(done) <= (1 if result.void else 0)
+        assert bool(record.revoke_card) == result.void
+    with pytest.raises(ValueError):
+        P.deal_records_from_events(project_events(game, SPECTATOR))
+
+
+def test_tiebreak_deals_convert():
+    """A tie-break deal (contract settled at once, no choice) goes through the wire like any other."""
+    rules = load_ruleset("mizerka-short", {"deals": 3, "tiebreak": "lowest", "tiebreak_max": 3})
+    for seed in range(200):
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not game.finished:
+            game.apply(game.to_act, random_action(game, rng))
+        if any(r.tiebreak for r in game.results):
+            break
+    else:
+        pytest.skip("no tie in 200 seeded games")
+    events = P.EventEncoder(rules).encode_all(project_events(game, 0))
+    starts = [e.deal_started for e in events if e.HasField("deal_started") and e.deal_started.tiebreak]
+    assert starts
+    settled = [e.contract_settled for e in events if e.HasField("contract_settled")]
+    assert settled[-1].contract == "notrump" and len(settled[-1].quotas) == 3
+    ended = [e.deal_ended.result for e in events if e.HasField("deal_ended")]
+    assert ended[-1].tiebreak and list(ended[-1].totals) == game.totals
+
+
+def test_events_number_tricks_and_quote_quotas():
+    rules = load_ruleset("mizerka")
+    game = Game(rules, seed=5)
+    rng = random.Random(5)
+    while game.results == []:
+        game.apply(game.to_act, random_action(game, rng))
+    events = P.EventEncoder(rules).encode_all(project_events(game, 1))
+    tricks = [e.trick_won.trick for e in events if e.HasField("trick_won")]
+    assert tricks == list(range(13))
+    settled = next(e.contract_settled for e in events if e.HasField("contract_settled"))
+    result = game.results[0]
+    pos = [(s - result.declarer) % 3 for s in range(3)]
+    table = rules.quotas_minus if result.contract == "mizerka" else rules.quotas_plus
+    assert list(settled.quotas) == [table[p] for p in pos] and settled.minus == (result.contract == "mizerka")
+    # Seat 1 sees its own exchange with cards and the others' as counts only.
+    exchanges = [e.cards_exchanged for e in events if e.HasField("cards_exchanged")]
+    assert len(exchanges) == 3
+    for ex in exchanges:
+        assert ex.cards_known == (ex.seat == 1)
+        assert ex.cards_known or not (ex.discarded or ex.taken)
+        assert len(ex.discarded) in (0, ex.count)
+
+
+def test_referee_side_events():
+    ev = P.default_applied_to_proto(9, default_action(Game(load_ruleset("spoileri"), seed=2).decision()), "timeout")
+    assert ev.default_applied.turn == 9 and ev.default_applied.reason == events_pb2.DEFAULT_REASON_TIMEOUT
+    assert ev.default_applied.action.turn == 9 and ev.default_applied.action.HasField("choose_contract")
+    with pytest.raises(ValueError):
+        P.default_applied_to_proto(9, PASS, "BORED")
+    ev = P.strike_counted_to_proto(9, 3, 3, True)
+    assert (ev.strike_counted.strikes, ev.strike_counted.forfeited) == (3, True)
+
+
+def test_choose_after_6_hides_the_hand():
+    """Before the contract, with choose_after = 6, only the declarer sees (6 of) its cards."""
+    rules = load_ruleset("mizerka")
+    game = Game(rules, seed=3)
+    for seat in range(3):
+        msg = P.view_to_proto(project(game, seat), NAMES[:3])
+        mine = msg.players[seat]
+        assert mine.hand_known and len(mine.hand) == (6 if seat == game.caller else 0)
+        assert all(not p.hand_known and not p.hand for p in msg.players if p.seat != seat)
+        assert not msg.talon_known and msg.contract == ""
+        assert all(not p.HasField("quota") for p in msg.players)
+
+
+# ------------------------------------------------------------------------ the contract
+def _protoc(*args: str) -> None:
+    import grpc_tools
+
+    include = Path(grpc_tools.__file__).parent / "_proto"
+    files = sorted(str(p.relative_to(PROTO_DIR)) for p in (PROTO_DIR / "mizerka" / "v1").glob("*.proto"))
+    cmd = [sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO_DIR}", f"-I{include}", *args, *files]
+    done = subprocess.run(cmd, cwd=PROTO_DIR, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_committed_stubs_are_current(tmp_path):
+    """`make proto` output is committed; regenerate it and compare byte for byte."""
+    _protoc(f"--python_out={tmp_path}", f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}")
+    fresh_dir = tmp_path / "mizerka" / "v1"
+    fresh = sorted(p.name for p in fresh_dir.iterdir())
+    committed = sorted(p.name for p in STUB_DIR.iterdir() if p.name.endswith((".py", ".pyi")) and p.name != "__init__.py")
+    assert fresh == committed, "run `make proto`: the generated files differ from the committed ones"
+    match, mismatch, errors = filecmp.cmpfiles(fresh_dir, STUB_DIR, fresh, shallow=False)
+    assert not mismatch and not errors, f"stale stubs {mismatch + errors}: run `make proto` and commit the result"
+    assert (STUB_DIR / "__init__.py").exists()
+
+
+def test_every_element_of_the_contract_is_commented(tmp_path):
+    """Every message, field, oneof, enum, enum value, service and rpc has a leading comment."""
+    out = tmp_path / "set.pb"
+    _protoc(f"--descriptor_set_out={out}", "--include_source_info")
+    fds = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())
+    missing: list[str] = []
+    for f in fds.file:
+        if not f.name.startswith("mizerka/"):
+            continue
+        commented = {tuple(loc.path) for loc in f.source_code_info.location if loc.leading_comments.strip()}
+        assert f.package == "mizerka.v1"
+
+        def need(path: tuple[int, ...], what: str, commented=commented, file=f.name) -> None:
+            if path not in commented:
+                missing.append(f"{file}: {what}")
+
+        def message(m, path, prefix):
+            need(path, prefix + m.name)
+            for i, fld in enumerate(m.field):
+                need(path + (2, i), f"{prefix}{m.name}.{fld.name}")
+                assert fld.name == fld.name.lower(), fld.name
+            for i, o in enumerate(m.oneof_decl):
+                if not o.name.startswith("_"):  # proto3 `optional` makes synthetic oneofs
+                    need(path + (8, i), f"{prefix}{m.name} oneof {o.name}")
+            for i, sub in enumerate(m.nested_type):
+                message(sub, path + (3, i), f"{prefix}{m.name}.")
+            for i, e in enumerate(m.enum_type):
+                enum(e, path + (4, i), f"{prefix}{m.name}.")
+
+        def enum(e, path, prefix):
+            need(path, prefix + e.name)
+            assert e.value[0].number == 0 and e.value[0].name.endswith("_UNSPECIFIED"), e.name
+            for i, v in enumerate(e.value):
+                need(path + (2, i), f"{prefix}{e.name}.{v.name}")
+
+        for i, m in enumerate(f.message_type):
+            message(m, (4, i), "")
+        for i, e in enumerate(f.enum_type):
+            enum(e, (5, i), "")
+        for i, s in enumerate(f.service):
+            need((6, i), s.name)
+            for j, rpc in enumerate(s.method):
+                need((6, i, 2, j), f"{s.name}.{rpc.name}")
+    assert not missing, "uncommented: " + ", ".join(missing)

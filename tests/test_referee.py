@@ -1,0 +1,240 @@
+"""The referee's per-match logic on in-memory ports and a fake loop clock (looptime): instant, exact.
+
+Each bot here is a coroutine reading the referee's messages from a queue and answering after a
+virtual delay, so clock arithmetic is checked to the millisecond without waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from server.engine.game import Game
+from server.engine.rules import load_ruleset
+from server.policies import default_action
+from server.referee.clock import ClockSettings, SeatClock
+from server.referee.match import Disconnected, GameRunner
+
+
+
+def fake_clock(test: Callable[..., Any]) -> Callable[..., Any]:
+    """Run an async test on looptime's fake loop clock: sleeps and timeouts take no real time."""
+    return pytest.mark.asyncio(pytest.mark.looptime(test))
+
+
+_CLOSE = object()
+
+
+class MemoryPort:
+    """A SeatPort over two queues; ``close()`` is the bot hanging up."""
+
+    def __init__(self) -> None:
+        self.to_bot: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
+        self.to_referee: asyncio.Queue[Any] = asyncio.Queue()
+        self.closed = False
+
+    async def send(self, message: referee_pb2.RefereeMessage) -> None:
+        if self.closed:
+            raise Disconnected()
+        self.to_bot.put_nowait(message)
+
+    async def receive(self) -> referee_pb2.BotMessage:
+        item = await self.to_referee.get()
+        if item is _CLOSE:
+            self.to_referee.put_nowait(_CLOSE)
+            raise Disconnected()
+        return item
+
+    def close(self) -> None:
+        self.closed = True
+        self.to_referee.put_nowait(_CLOSE)
+
+
+Answer = Callable[[referee_pb2.DecisionRequest, int], tuple[float, list[game_pb2.Action]] | None]
+
+
+def first_legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
+    """The referee's own default action, chosen from the request alone."""
+    if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
+        return game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
+    if request.kind == referee_pb2.DECISION_KIND_MAJOR:
+        return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
+    return request.legal_actions[0]
+
+
+def prompt(delay_s: float = 0.0) -> Answer:
+    return lambda request, n: (delay_s, [first_legal(request)])
+
+
+async def bot(port: MemoryPort, answer: Answer, received: list[referee_pb2.RefereeMessage]) -> None:
+    """Reads until GameEnd; answers each DecisionRequest with ``answer``'s messages after its delay."""
+    n = 0
+    while True:
+        message = await port.to_bot.get()
+        received.append(message)
+        kind = message.WhichOneof("message")
+        if kind == "game_end" or port.closed:
+            return
+        if kind == "decision_request":
+            n += 1
+            plan = answer(message.decision_request, n)
+            if plan is None:  # hang up
+                port.close()
+                return
+            delay, actions = plan
+            if delay:
+                await asyncio.sleep(delay)
+            for action in actions:
+                port.to_referee.put_nowait(referee_pb2.BotMessage(action=action) if isinstance(action, game_pb2.Action) else action)
+
+
+async def play(answers: list[Answer], clock: ClockSettings, preset: str = "mizerka-short", seed: str = "s") -> tuple[Any, list[list[referee_pb2.RefereeMessage]], float]:
+    rules = load_ruleset(preset)
+    ports = [MemoryPort() for _ in range(rules.players)]
+    inboxes: list[list[referee_pb2.RefereeMessage]] = [[] for _ in ports]
+    runner = GameRunner("m-1", rules, seed, 0, ports, [f"bot{i}" for i in range(rules.players)], clock)
+    loop = asyncio.get_running_loop()
+    t0 = loop.time()
+    bots = [asyncio.create_task(bot(p, a, box)) for p, a, box in zip(ports, answers, inboxes)]
+    record = await runner.run()
+    await asyncio.gather(*bots)  # each bot stops at its GameEnd (or when it hung up)
+    return record, inboxes, loop.time() - t0
+
+
+def events(inbox: list[referee_pb2.RefereeMessage], kind: str) -> list[Any]:
+    return [getattr(m.event, kind) for m in inbox if m.WhichOneof("message") == "event" and m.event.WhichOneof("kind") == kind]
+
+
+def engine_game_with_defaults(preset: str, seed: str) -> Game:
+    game = Game(load_ruleset(preset), seed=seed)
+    while not game.finished:
+        game.apply(game.to_act, default_action(game.decision()))  # type: ignore[arg-type]
+    return game
+
+
+@fake_clock
+async def test_prompt_bots_play_the_same_game_as_the_engine_alone() -> None:
+    record, inboxes, _ = await play([prompt()] * 3, ClockSettings(decision_ms=1000))
+    expected = engine_game_with_defaults("mizerka-short", "s")
+    assert record.totals == expected.totals
+    assert record.game.results == expected.results
+    assert all(r.timeouts == r.refusals == r.defaults == r.strikes == 0 and not r.forfeited for r in record.seats)
+    for seat, inbox in enumerate(inboxes):
+        assert inbox[0].game_start.seat == seat and inbox[0].game_start.names == ["bot0", "bot1", "bot2"]
+        assert inbox[-1].game_end.totals == record.totals
+        turns = [m.decision_request.turn for m in inbox if m.WhichOneof("message") == "decision_request"]
+        assert turns == sorted(set(turns))
+
+
+@fake_clock
+async def test_a_silent_bot_times_out_exactly_then_is_forfeited() -> None:
+    clock = ClockSettings(decision_ms=2000, max_strikes=3)
+    silent: Answer = lambda request, n: (0.0, [])  # noqa: E731
+    record, inboxes, elapsed = await play([silent, prompt(), prompt()], clock)
+    assert record.game.finished
+    seat0 = record.seats[0]
+    assert seat0.timeouts == 3 and seat0.strikes == 3 and seat0.forfeited and not seat0.disconnected
+    assert elapsed == pytest.approx(3 * 2.0)  # only its three timed-out decisions cost time
+    strikes = events(inboxes[0], "strike_counted")
+    assert [s.strikes for s in strikes] == [1, 2, 3] and strikes[-1].forfeited
+    defaults = events(inboxes[0], "default_applied")
+    assert [d.reason for d in defaults[:3]] == [events_pb2.DEFAULT_REASON_TIMEOUT] * 3
+    assert all(d.reason == events_pb2.DEFAULT_REASON_FORFEITED for d in defaults[3:])
+    assert seat0.defaults == len(defaults)
+    requests = [m for m in inboxes[0] if m.WhichOneof("message") == "decision_request"]
+    assert len(requests) == 3  # a forfeited seat is not asked again
+    assert inboxes[0][-1].game_end.seats[0].forfeited
+
+
+@fake_clock
+async def test_time_beyond_the_free_decision_time_comes_out_of_the_bank() -> None:
+    clock = ClockSettings(decision_ms=100, bank_ms=500, increment_ms=50, max_strikes=0)
+    slow: Answer = lambda request, n: (0.250, [first_legal(request)])  # noqa: E731
+    record, inboxes, _ = await play([slow, prompt(), prompt()], clock)
+    banks = [m.decision_request.bank_ms for m in inboxes[0] if m.WhichOneof("message") == "decision_request"]
+    # Each answer takes 150 ms beyond the free 100 and earns 50 back, until only 200 ms are allowed:
+    # that decision times out (the rest of the bank is spent, no increment) and so do all after it.
+    assert banks[:7] == [500, 400, 300, 200, 100, 0, 0]
+    seat0 = record.seats[0]
+    assert seat0.timeouts == len(banks) - 4 and not seat0.forfeited  # max_strikes 0: never forfeited
+    assert seat0.time_used_ms == pytest.approx(4 * 250 + 200 + 100 * (seat0.timeouts - 1))
+
+
+@fake_clock
+async def test_garbage_gets_errors_with_stable_codes_and_the_bot_may_retry() -> None:
+    def messy(request: referee_pb2.DecisionRequest, n: int) -> tuple[float, list[Any]]:
+        if n > 1:
+            return 0.0, [first_legal(request)]
+        wrong_card = game_pb2.Action(turn=request.turn, play_card=game_pb2.PlayCard(card="1Z"))
+        not_held = game_pb2.Action(turn=request.turn, choose_contract=game_pb2.ChooseContract(contract="grand slam"))
+        stale = game_pb2.Action(turn=request.turn + 100, exchange_cards=game_pb2.ExchangeCards())
+        hello = referee_pb2.BotMessage(hello=referee_pb2.Hello(token="x"))
+        return 0.0, [game_pb2.Action(turn=request.turn), wrong_card, not_held, stale, hello, first_legal(request)]
+
+    record, inboxes, _ = await play([messy, prompt(), prompt()], ClockSettings(decision_ms=1000))
+    errors = [m.action_error for m in inboxes[0] if m.WhichOneof("message") == "action_error"]
+    assert [e.code for e in errors] == ["MALFORMED", "MALFORMED", "UNKNOWN_CONTRACT", "STALE_TURN", "NOT_EXPECTED"]
+    assert all(e.retry for e in errors)
+    assert "grand slam" in errors[2].message
+    seat0 = record.seats[0]
+    assert (seat0.malformed, seat0.refusals, seat0.stale, seat0.strikes, seat0.defaults) == (3, 1, 1, 0, 0)
+    assert record.game.results == engine_game_with_defaults("mizerka-short", "s").results
+
+
+@fake_clock
+async def test_too_many_refusals_for_one_decision_is_a_strike_and_the_default() -> None:
+    def stubborn(request: referee_pb2.DecisionRequest, n: int) -> tuple[float, list[Any]]:
+        bad = game_pb2.Action(turn=request.turn, choose_contract=game_pb2.ChooseContract(contract="nope"))
+        return 0.0, [bad] * 3 if n == 1 else [first_legal(request)]
+
+    record, inboxes, elapsed = await play([stubborn, prompt(), prompt()], ClockSettings(decision_ms=1000, max_retries=2))
+    errors = [m.action_error for m in inboxes[0] if m.WhichOneof("message") == "action_error"]
+    assert [e.retry for e in errors] == [True, True, False]
+    assert record.seats[0].strikes == 1 and record.seats[0].defaults == 1
+    assert events(inboxes[0], "default_applied")[0].reason == events_pb2.DEFAULT_REASON_REFUSED
+    assert elapsed == 0  # nobody waited for a clock
+
+
+@fake_clock
+async def test_a_bot_that_hangs_up_mid_game_is_played_by_the_default_policy() -> None:
+    quitter: Answer = lambda request, n: None if n == 4 else (0.0, [first_legal(request)])  # noqa: E731
+    record, inboxes, _ = await play([quitter, prompt(), prompt()], ClockSettings(decision_ms=1000))
+    assert record.game.finished
+    assert record.seats[0].disconnected and record.seats[0].forfeited
+    assert record.game.results == engine_game_with_defaults("mizerka-short", "s").results
+    assert inboxes[0][-1].WhichOneof("message") == "decision_request"  # nothing more reached it
+    assert inboxes[1][-1].game_end.seats[0].disconnected
+
+
+@fake_clock
+async def test_an_absent_seat_is_played_by_the_default_policy_from_the_start() -> None:
+    rules = load_ruleset("mizerka-short")
+    ports = [None, MemoryPort(), MemoryPort()]
+    runner = GameRunner("m-2", rules, "s", 0, ports, ["a", "b", "c"], ClockSettings())
+    boxes: list[list[referee_pb2.RefereeMessage]] = [[], []]
+    tasks = [asyncio.create_task(bot(p, prompt(), box)) for p, box in zip(ports[1:], boxes)]  # type: ignore[arg-type]
+    record = await runner.run()
+    await asyncio.gather(*tasks)
+    assert record.seats[0].disconnected and record.game.finished
+    assert record.totals == engine_game_with_defaults("mizerka-short", "s").totals
+
+
+def test_seat_clock_arithmetic() -> None:
+    c = SeatClock(ClockSettings(decision_ms=100, bank_ms=1000, increment_ms=10))
+    assert c.allowed_ms() == 1100
+    c.charge(50)
+    assert c.bank_ms == 1010  # within the free time: the bank only gains the increment
+    c.charge(600)
+    assert c.bank_ms == 520
+    c.charge(2000, in_time=False)
+    assert c.bank_ms == 0 and c.allowed_ms() == 100
+
+
+@pytest.mark.parametrize("bad", [{"decision_ms": -1}, {"decision_ms": 0, "bank_ms": 0}, {"max_strikes": 1.5}])
+def test_clock_settings_are_checked(bad: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="decision_ms|max_strikes"):
+        ClockSettings(**bad)
