@@ -69,6 +69,7 @@ def referee(tmp: Path, *args: str) -> Iterator[Referee]:
     ready = tmp / "ready"
     log_path = tmp / "referee.log"
     db = tmp / "arena.sqlite"
+    ready.unlink(missing_ok=True)  # a referee started earlier on this folder left its own
     cmd = [str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--admin-token", ADMIN,
            "--ready-file", str(ready), "--log-format", "json", *args]
     with open(log_path, "w") as log:

@@ -78,7 +78,7 @@ class Ruleset:
     majors: bool = False
     choose_after: int | Literal["all"] = 6
     declarer: str = "alternate"
-    deals: int = 0  # 0 until load_ruleset fills in players x contracts
+    deals: int = 0  # load_ruleset fills in players x contracts unless the option says otherwise
     revoke: str = "reject"
     tiebreak: str = "none"
     tiebreak_max: int = 5
@@ -154,7 +154,7 @@ _MIZERKA = Ruleset(
     notrump="notrump",
 )
 
-PRESETS: dict[str, Ruleset] = {
+_BASES: dict[str, Ruleset] = {
     "mizerka": _MIZERKA,
     "mizerka-4p": dataclasses.replace(
         _MIZERKA, preset="mizerka-4p", players=4, hand_size=10, quotas_plus=(4, 3, 2, 1), quotas_minus=(1, 2, 3, 4)
@@ -250,9 +250,9 @@ def _quotas(name: str, value: Any, base: Ruleset) -> tuple[int, ...]:
 
 def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Ruleset:
     """The preset with the options of RULES.md section 3 applied and checked."""
-    if preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}")
-    base = PRESETS[preset]
+    if preset not in _BASES:
+        raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(_BASES)}")
+    base = _BASES[preset]
     opts = dict(options or {})
     unknown = sorted(set(opts) - set(_OPTION_TYPES))
     if unknown:
@@ -289,6 +289,9 @@ def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Rules
             raise RulesError(f"option 'tiebreak_max' must be at least 1, got {opts['tiebreak_max']}")
         changes["tiebreak_max"] = opts["tiebreak_max"]
     return dataclasses.replace(base, options=opts, **changes)
+
+
+PRESETS: dict[str, Ruleset] = {name: load_ruleset(name) for name in _BASES}
 
 
 def ruleset_from_table(table: Mapping[str, Any]) -> Ruleset:
