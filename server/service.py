@@ -107,35 +107,39 @@ class Lobby:
 
     def __init__(self) -> None:
         self.idle: dict[str, list[StreamSeat]] = {}
+        self.streams: Counter[str] = Counter()  # open streams per bot, idle or not
         self.changed = asyncio.Condition()
 
     async def add(self, seat: StreamSeat) -> None:
         async with self.changed:
+            self.streams[seat.bot.id] += 1
             self.idle.setdefault(seat.bot.id, []).append(seat)
             self.changed.notify_all()
 
     async def remove(self, seat: StreamSeat) -> None:
         async with self.changed:
+            self.streams[seat.bot.id] -= 1
             with contextlib.suppress(ValueError):
                 self.idle.get(seat.bot.id, []).remove(seat)
 
-    def _take(self, bot_ids: Sequence[str], partial: bool) -> list[StreamSeat | None] | None:
+    def _take(self, bot_ids: Sequence[str | None], partial: bool) -> list[StreamSeat | None] | None:
         for seats in self.idle.values():
             seats[:] = [s for s in seats if not s.closed.is_set()]
-        need = Counter(bot_ids)
+        need = Counter(b for b in bot_ids if b is not None)
         if not partial and any(len(self.idle.get(b, [])) < k for b, k in need.items()):
             return None
         out: list[StreamSeat | None] = []
         for b in bot_ids:
-            pool = self.idle.get(b, [])
+            pool = self.idle.get(b, []) if b is not None else []
             out.append(pool.pop(0) if pool else None)
         for s in out:
             if s is not None:
                 s.start_game()
         return out
 
-    async def acquire(self, bot_ids: Sequence[str], timeout_s: float) -> list[StreamSeat | None]:
-        """A stream for every seat; after ``timeout_s``, None for the seats nobody came for."""
+    async def acquire(self, bot_ids: Sequence[str | None], timeout_s: float) -> list[StreamSeat | None]:
+        """A stream for every seat (None: a seat not to fill); after ``timeout_s``, None for the
+        seats nobody came for."""
         async with self.changed:
             try:
                 async with asyncio.timeout(timeout_s):
@@ -186,13 +190,16 @@ class Arena:
             self.store.set_status(match_id, ABORTED, "the server restarted while the match was running")
         return ids
 
-    def create(self, preset: str, options: dict[str, Any], seed: str, games: int, clock: ClockSettings, seats: Sequence[str]) -> MatchRow:
+    def create(self, preset: str, options: dict[str, Any], seed: str, games: int, clock: ClockSettings,
+               seats: Sequence[str], forfeits: Sequence[int] = ()) -> MatchRow:
         rules = load_ruleset(preset, options)  # RulesError names the bad option
         if len(seats) != rules.players:
             raise StoreError(f"{preset} needs {rules.players} seats, got {len(seats)}")
         if not 1 <= games <= 10_000:
             raise StoreError(f"games must be 1..10000, got {games}")
-        match_id = self.store.create_match(preset, options, seed, games, asdict(clock), seats)
+        if any(not 0 <= f < len(seats) for f in forfeits):
+            raise StoreError(f"forfeit_seats must be seats 0..{len(seats) - 1}, got {list(forfeits)}")
+        match_id = self.store.create_match(preset, options, seed, games, asdict(clock), seats, forfeits)
         row = self.store.match(match_id)
         assert row is not None
         live = LiveMatch(row)
@@ -210,8 +217,9 @@ class Arena:
         try:
             self.store.set_status(row.id, RUNNING)
             for index in range(row.games):
-                ports = await self.lobby.acquire(row.seats, self.seat_timeout_s)
-                absent = [s for s, p in enumerate(ports) if p is None]
+                wanted = [None if s in row.forfeits else b for s, b in enumerate(row.seats)]
+                ports = await self.lobby.acquire(wanted, self.seat_timeout_s)
+                absent = [s for s, p in enumerate(ports) if p is None and s not in row.forfeits]
                 if absent:
                     bound.warning("seats without a bot stream; the default policy plays them", seats=absent)
                 runner = GameRunner(
@@ -382,7 +390,7 @@ def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
         match_id=row.id, status=_STATUS[row.status], ruleset=protocol.ruleset_to_proto(rules),
         options=protocol.options_to_struct(row.options), seed=row.seed, games=row.games,
         clock=protocol.clock_to_proto(ClockSettings(**row.clock)),
-        seats=[arena_pb2.MatchSeat(seat=s, bot_id=b, name=names[b]) for s, b in enumerate(row.seats)],
+        seats=[arena_pb2.MatchSeat(seat=s, bot_id=b, name=names[b], forfeited=s in row.forfeits) for s, b in enumerate(row.seats)],
         results=results, abort_reason=row.error or "", create_time=_timestamp(row.created_at),
         end_time=_timestamp(row.finished_at),
     )
@@ -425,7 +433,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         try:
             clock = protocol.clock_from_proto(request.clock if request.HasField("clock") else None, self.arena.default_clock)
             row = self.arena.create(
-                request.preset, protocol.options_from_struct(request.options), seed, request.games or 1, clock, list(request.seats)
+                request.preset, protocol.options_from_struct(request.options), seed, request.games or 1, clock,
+                list(request.seats), list(request.forfeit_seats),
             )
         except (RulesError, StoreError, ValueError) as e:
             await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
@@ -465,6 +474,17 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
                 timed_out = True
         row = await self._row(request.match_id, context)
         return arena_pb2.WaitMatchResponse(match=match_to_proto(self.arena.store, row), timed_out=timed_out)
+
+
+    async def GetBot(self, request: arena_pb2.GetBotRequest, context: grpc.aio.ServicerContext) -> arena_pb2.GetBotResponse:  # noqa: N802
+        await self._admin(context)
+        bot = self.arena.store.bot(request.bot_id)
+        if bot is None:
+            await context.abort(grpc.StatusCode.NOT_FOUND, f"no bot {request.bot_id!r}")
+        assert bot is not None
+        lobby = self.arena.lobby
+        idle = [s for s in lobby.idle.get(bot.id, []) if not s.closed.is_set()]
+        return arena_pb2.GetBotResponse(bot_id=bot.id, name=bot.name, streams=lobby.streams[bot.id], idle_streams=len(idle))
 
 
 # ------------------------------------------------------------------------------------ server

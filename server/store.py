@@ -41,6 +41,7 @@ matches = sa.Table(
     sa.Column("games", sa.Integer, nullable=False),
     sa.Column("clock", sa.JSON, nullable=False),
     sa.Column("seats", sa.JSON, nullable=False),  # bot ids in seat order
+    sa.Column("forfeits", sa.JSON, nullable=False),  # seats played by the default policy from the start
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float),
     sa.Column("error", sa.Text),
@@ -58,6 +59,42 @@ games = sa.Table(
     sa.Column("deals", sa.JSON, nullable=False),  # the deal results
     sa.Column("log", sa.JSON, nullable=False),  # the full event log (JSON-ready)
     sa.Column("finished_at", sa.Float, nullable=False),
+)
+
+leagues = sa.Table(
+    "leagues",
+    metadata,
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("fingerprint", sa.JSON, nullable=False),  # what the schedule depends on
+    sa.Column("admin_token", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+league_bots = sa.Table(
+    "league_bots",
+    metadata,
+    sa.Column("league", sa.String(200), sa.ForeignKey("leagues.name"), primary_key=True),
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("bot_id", sa.String(64), nullable=False),
+    sa.Column("token", sa.String(200), nullable=False),  # the runner launches the bot with it
+    sa.Column("crashes", sa.Integer, nullable=False, default=0),
+    sa.Column("disabled", sa.Text),  # why, once disabled
+)
+
+league_games = sa.Table(
+    "league_games",
+    metadata,
+    sa.Column("league", sa.String(200), sa.ForeignKey("leagues.name"), primary_key=True),
+    sa.Column("key", sa.String(100), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),  # schedule order
+    sa.Column("unit", sa.String(100), nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),  # bot names in seat order
+    sa.Column("seed", sa.String(200), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("match_id", sa.String(64)),
+    sa.Column("totals", sa.JSON),
+    sa.Column("faults", sa.JSON),
+    sa.Column("finished_at", sa.Float),
 )
 
 PENDING, RUNNING, FINISHED, ABORTED = "PENDING", "RUNNING", "FINISHED", "ABORTED"
@@ -83,6 +120,7 @@ class MatchRow:
     games: int
     clock: dict[str, Any]
     seats: list[str]
+    forfeits: list[int]
     created_at: float
     finished_at: float | None = None
     error: str | None = None
@@ -148,7 +186,8 @@ class Store:
 
     # -------------------------------------------------------------------------------- matches
     def create_match(
-        self, preset: str, options: Mapping[str, Any], seed: str, games: int, clock: Mapping[str, Any], seats: Sequence[str]
+        self, preset: str, options: Mapping[str, Any], seed: str, games: int, clock: Mapping[str, Any],
+        seats: Sequence[str], forfeits: Sequence[int] = (),
     ) -> str:
         missing = [b for b in seats if self.bot(b) is None]
         if missing:
@@ -158,7 +197,7 @@ class Store:
             conn.execute(
                 matches.insert().values(
                     id=match_id, status=PENDING, preset=preset, options=dict(options), seed=seed, games=games,
-                    clock=dict(clock), seats=list(seats), created_at=time.time(),
+                    clock=dict(clock), seats=list(seats), forfeits=sorted(set(forfeits)), created_at=time.time(),
                 )
             )
         return match_id
@@ -199,7 +238,7 @@ class Store:
         return None if row is None else row.log
 
     def list_matches(self, status: str | None = None, limit: int = 100, offset: int = 0) -> list[MatchRow]:
-        query = sa.select(matches).order_by(matches.c.created_at, matches.c.id).limit(limit).offset(offset)
+        query = sa.select(matches).order_by(matches.c.created_at.desc(), matches.c.id).limit(limit).offset(offset)
         if status:
             query = query.where(matches.c.status == status)
         with self.engine.connect() as conn:
@@ -209,3 +248,94 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(matches).where(matches.c.status.in_((PENDING, RUNNING)))).mappings().all()
         return [MatchRow(**r) for r in rows]
+
+    # -------------------------------------------------------------------------------- leagues
+    def open_league(self, name: str, fingerprint: Mapping[str, Any], admin_token: str) -> str:
+        """Create the league, or check that an existing one has the same schedule; returns the
+        league's admin token (kept from its first run, so a resumed league reuses its referee data)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(leagues).where(leagues.c.name == name)).first()
+            if row is None:
+                conn.execute(leagues.insert().values(name=name, fingerprint=dict(fingerprint), admin_token=admin_token,
+                                                     created_at=time.time()))
+                return admin_token
+        changed = sorted(k for k in set(row.fingerprint) | set(fingerprint) if row.fingerprint.get(k) != fingerprint.get(k))
+        if changed:
+            raise StoreError(
+                f"league {name!r} was started with a different {', '.join(changed)}; its results would not fit the "
+                "new schedule: restore the league file, rename the league, or start over with --fresh"
+            )
+        return row.admin_token
+
+    def add_schedule(self, league: str, slots: Sequence[Mapping[str, Any]]) -> None:
+        """Insert the scheduled games not yet stored (a resumed league keeps its rows)."""
+        with self.engine.begin() as conn:
+            have = {r.key for r in conn.execute(sa.select(league_games.c.key).where(league_games.c.league == league))}
+            rows = [dict(s, league=league, status=PENDING) for s in slots if s["key"] not in have]
+            if rows:
+                conn.execute(league_games.insert(), rows)
+
+    def league_games(self, league: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(league_games).where(league_games.c.league == league).order_by(league_games.c.position)
+            ).mappings().all()
+        return [dict(r) for r in rows]
+
+    def start_league_game(self, league: str, key: str, match_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                league_games.update()
+                .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
+                .values(status=RUNNING, match_id=match_id)
+            )
+
+    def finish_league_game(self, league: str, key: str, match_id: str, totals: Sequence[int], faults: Sequence[Mapping[str, int]]) -> bool:
+        """Record a result exactly once; False if the game already had one."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                league_games.update()
+                .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
+                .values(status=FINISHED, match_id=match_id, totals=list(totals), faults=[dict(f) for f in faults],
+                        finished_at=time.time())
+            )
+        return done.rowcount == 1
+
+    def league_bot(self, league: str, name: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(league_bots).where(league_bots.c.league == league, league_bots.c.name == name)
+            ).mappings().first()
+        return dict(row) if row else None
+
+    def league_bots(self, league: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(league_bots).where(league_bots.c.league == league)).mappings().all()
+        return [dict(r) for r in rows]
+
+    def add_league_bot(self, league: str, name: str, bot_id: str, token: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(league_bots.insert().values(league=league, name=name, bot_id=bot_id, token=token, crashes=0))
+
+    def count_crash(self, league: str, name: str, disable_reason: str | None = None) -> int:
+        with self.engine.begin() as conn:
+            conn.execute(
+                league_bots.update()
+                .where(league_bots.c.league == league, league_bots.c.name == name)
+                .values(crashes=league_bots.c.crashes + 1, **({"disabled": disable_reason} if disable_reason else {}))
+            )
+            return conn.execute(
+                sa.select(league_bots.c.crashes).where(league_bots.c.league == league, league_bots.c.name == name)
+            ).scalar_one()
+
+    def disable_league_bot(self, league: str, name: str, reason: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                league_bots.update().where(league_bots.c.league == league, league_bots.c.name == name).values(disabled=reason)
+            )
+
+    def drop_league(self, league: str) -> None:
+        """Forget a league's schedule, results and bots (``--fresh``)."""
+        with self.engine.begin() as conn:
+            for table in (league_games, league_bots, leagues):
+                conn.execute(table.delete().where((table.c.league if table is not leagues else table.c.name) == league))

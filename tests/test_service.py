@@ -260,3 +260,23 @@ def test_log_lines_carry_match_id_and_seat(ref: Referee) -> None:
     strikes = [line for line in ref.log_lines() if line["event"] == "strike"]
     assert strikes and all(line["match_id"] == match_id and line["seat"] == 0 for line in strikes)
     assert events_pb2.DefaultReason.Name(events_pb2.DEFAULT_REASON_TIMEOUT).endswith(strikes[0]["reason"].split("_")[-1])
+
+
+def test_forfeit_seats_are_played_by_default_without_waiting_and_get_bot_counts_streams(ref: Referee) -> None:
+    admin = ref.arena()
+    ids = seat_bots(ref, ["play", "play"])
+    absent_id, _ = admin.register("never-started")
+    deadline = time.monotonic() + 30
+    while admin.stub.GetBot(arena_pb2.GetBotRequest(bot_id=ids[0]), metadata=admin.metadata).streams < 1:
+        assert time.monotonic() < deadline, "the bot process never connected"
+        time.sleep(0.05)
+    request = arena_pb2.CreateMatchRequest(preset="mizerka-short", seed_text="f", seats=[*ids, absent_id], forfeit_seats=[2])
+    match_id = admin.stub.CreateMatch(request, metadata=admin.metadata).match_id
+    match = admin.wait(match_id, timeout_s=60)  # far below the 30 s seat timeout times 9 deals
+    assert match.status == FINISHED and match.seats[2].forfeited and not match.seats[0].forfeited
+    assert match.results[0].seats[2].forfeited and match.results[0].seats[2].defaults_applied > 0
+    bot = admin.stub.GetBot(arena_pb2.GetBotRequest(bot_id=absent_id), metadata=admin.metadata)
+    assert (bot.name, bot.streams, bot.idle_streams) == ("never-started", 0, 0)
+    with pytest.raises(grpc.RpcError) as err:
+        admin.stub.GetBot(arena_pb2.GetBotRequest(bot_id="bot-nope"), metadata=admin.metadata)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND

@@ -226,10 +226,11 @@ class GameRunner:
                 async with asyncio.timeout_at(deadline):
                     message = await port.receive()
             except TimeoutError:
+                overshoot_ms = (loop.time() - deadline) * 1000.0  # how late the timeout fired (logged)
                 record.timeouts += 1
                 record.time_used_ms += allowed_ms
                 clock.charge(allowed_ms, in_time=False)
-                await self._strike(seat, turn, decision, TIMEOUT)
+                await self._strike(seat, turn, decision, TIMEOUT, overshoot_ms)
                 return
             except Disconnected:
                 self._forfeit(seat, disconnected=True)
@@ -278,13 +279,14 @@ class GameRunner:
             return referee_pb2.ActionError(turn=turn, code=e.code, message=e.message)
         return None
 
-    async def _strike(self, seat: int, turn: int, decision: Decision, reason: int) -> None:
+    async def _strike(self, seat: int, turn: int, decision: Decision, reason: int, overshoot_ms: float | None = None) -> None:
         record = self.records[seat]
         record.strikes += 1
         limit = self.settings.max_strikes
         if limit and record.strikes >= limit:
             self._forfeit(seat)
-        self.log.info("strike", seat=seat, turn=turn, strikes=record.strikes, reason=events_pb2.DefaultReason.Name(reason))
+        self.log.info("strike", seat=seat, turn=turn, strikes=record.strikes, reason=events_pb2.DefaultReason.Name(reason),
+                      overshoot_ms=None if overshoot_ms is None else round(overshoot_ms, 3))
         await self._send_event(seat, protocol.strike_counted_to_proto(turn, record.strikes, limit, record.forfeited))
         await self._apply_default(seat, turn, decision, reason)
 

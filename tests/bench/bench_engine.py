@@ -6,10 +6,11 @@ its public API only: ``legal_actions()`` (``decision()`` for the exchange, whose
 enumerated) and ``apply(seat, action)``, choosing uniformly at random. A deal runs from the contract
 choice through the last trick; new games start as old ones finish, so dealing and game setup count.
 
-When the optional ``bench`` extra (open_spiel) is installed, the same process then plays random
+When the optional ``bench`` extra (open_spiel) is installed, the same process also plays random
 ``oh_hell`` deals of the same shape (3 players, 52 cards, 13 tricks) from ``new_initial_state()`` to
-terminal, sampling every chance outcome with its probability, and prints our rate as a ratio.
-Both drivers are plain Python loops of the same shape, so the ratio compares the engines.
+terminal, sampling every chance outcome with its probability, in rounds alternating with the first
+preset (so a busy machine slows both alike), and prints our rate as a ratio. Both drivers are plain
+Python loops of the same shape, so the ratio compares the engines.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"machine: {machine()}")
     print(f"date:    {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
-    print(f"budget:  {args.seconds:g} s per measurement, seed {args.seed}")
+    print(f"budget:  {args.seconds:g} s per measurement, seed {args.seed}, load average {os.getloadavg()[0]:.2f} at start")
     first, *others = args.presets
     pyspiel_ok = have_openspiel()
     runs = [partial(engine_deals, first, seed=args.seed)]

@@ -154,7 +154,7 @@ class _Runner:
     def game_finished(self, seat: _Seat) -> None:
         self.stats.games += 1
         if self.games is not None and self.stats.games >= self.games and not self.done:
-            log.info("played %d games: closing the streams", self.stats.games)
+            log.info("%d game(s) played: closing the streams", self.stats.games)
             self.done = True
             for s in self.seats:
                 s.closing = True
@@ -168,6 +168,11 @@ class _Runner:
             # Detect a dead connection between games, gently (servers refuse pings more often than 5 min).
             ("grpc.keepalive_time_ms", 360_000),
             ("grpc.keepalive_timeout_ms", 20_000),
+            # gRPC's own reconnect backoff (1 s growing to 120 s by default) would make our attempts
+            # fail fast for minutes after a long outage: keep it within our own schedule.
+            ("grpc.initial_reconnect_backoff_ms", max(1, int(self.backoff_initial * 1000))),
+            ("grpc.min_reconnect_backoff_ms", max(1, int(self.backoff_initial * 1000))),
+            ("grpc.max_reconnect_backoff_ms", max(1, int(self.backoff_max * 1000))),
         ]
         channel = grpc.aio.insecure_channel(self.server, options=options)
         stub = referee_pb2_grpc.RefereeStub(channel)
@@ -244,7 +249,7 @@ class _Seat:
             if r.max_reconnects is not None and self.failures > r.max_reconnects:
                 raise MizerkaError(f"{r.server}: gave up after {r.max_reconnects} reconnect attempts; last error: {reason}")
             delay = _backoff(self.failures, r.backoff_initial, r.backoff_max)
-            log.warning("stream %d: %s; reconnecting to %s in %.1f s", self.index, reason, r.server, delay)
+            log.warning("stream %d: %s; reconnecting to %s in %.2f s", self.index, reason, r.server, delay)
             await asyncio.sleep(delay)
 
     async def _session(self) -> None:

@@ -27,41 +27,45 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from mizerka.v1 import game_pb2 as mizerka_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16mizerka/v1/arena.proto\x12\nmizerka.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15mizerka/v1/game.proto\"\"\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x13RegisterBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"7\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\"\xc2\x01\n\x12\x43reateMatchRequest\x12\x0e\n\x06preset\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x13\n\tseed_text\x18\x03 \x01(\tH\x00\x12\x15\n\x0bseed_number\x18\x04 \x01(\x04H\x00\x12\r\n\x05games\x18\x05 \x01(\r\x12 \n\x05\x63lock\x18\x06 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12\r\n\x05seats\x18\x07 \x03(\tB\x06\n\x04seed\"I\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12 \n\x05match\x18\x02 \x01(\x0b\x32\x11.mizerka.v1.Match\"\x94\x01\n\x0bGameSummary\x12\x13\n\x0bgame_number\x18\x01 \x01(\r\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x0e\n\x06totals\x18\x03 \x03(\x11\x12%\n\x05seats\x18\x04 \x03(\x0b\x32\x16.mizerka.v1.SeatRecord\x12\'\n\x07results\x18\x05 \x03(\x0b\x32\x16.mizerka.v1.DealResult\"\x96\x03\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06status\x18\x02 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12$\n\x07ruleset\x18\x03 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04seed\x18\x05 \x01(\t\x12\r\n\x05games\x18\x06 \x01(\r\x12 \n\x05\x63lock\x18\x07 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12$\n\x05seats\x18\x08 \x03(\x0b\x32\x15.mizerka.v1.MatchSeat\x12(\n\x07results\x18\t \x03(\x0b\x32\x17.mizerka.v1.GameSummary\x12\x14\n\x0c\x61\x62ort_reason\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"4\n\x10GetMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\"d\n\x12ListMatchesRequest\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"R\n\x13ListMatchesResponse\x12\"\n\x07matches\x18\x01 \x03(\x0b\x32\x11.mizerka.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x10WaitMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\ntimeout_ms\x18\x02 \x01(\r\"H\n\x11WaitMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\x12\x11\n\ttimed_out\x18\x02 \x01(\x08*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_PENDING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\x88\x03\n\x05\x41rena\x12N\n\x0bRegisterBot\x12\x1e.mizerka.v1.RegisterBotRequest\x1a\x1f.mizerka.v1.RegisterBotResponse\x12N\n\x0b\x43reateMatch\x12\x1e.mizerka.v1.CreateMatchRequest\x1a\x1f.mizerka.v1.CreateMatchResponse\x12\x45\n\x08GetMatch\x12\x1b.mizerka.v1.GetMatchRequest\x1a\x1c.mizerka.v1.GetMatchResponse\x12N\n\x0bListMatches\x12\x1e.mizerka.v1.ListMatchesRequest\x1a\x1f.mizerka.v1.ListMatchesResponse\x12H\n\tWaitMatch\x12\x1c.mizerka.v1.WaitMatchRequest\x1a\x1d.mizerka.v1.WaitMatchResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16mizerka/v1/arena.proto\x12\nmizerka.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15mizerka/v1/game.proto\"\"\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x13RegisterBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"J\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tforfeited\x18\x04 \x01(\x08\"\xd9\x01\n\x12\x43reateMatchRequest\x12\x0e\n\x06preset\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x13\n\tseed_text\x18\x03 \x01(\tH\x00\x12\x15\n\x0bseed_number\x18\x04 \x01(\x04H\x00\x12\r\n\x05games\x18\x05 \x01(\r\x12 \n\x05\x63lock\x18\x06 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12\r\n\x05seats\x18\x07 \x03(\t\x12\x15\n\rforfeit_seats\x18\x08 \x03(\rB\x06\n\x04seed\"I\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12 \n\x05match\x18\x02 \x01(\x0b\x32\x11.mizerka.v1.Match\"\x94\x01\n\x0bGameSummary\x12\x13\n\x0bgame_number\x18\x01 \x01(\r\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x0e\n\x06totals\x18\x03 \x03(\x11\x12%\n\x05seats\x18\x04 \x03(\x0b\x32\x16.mizerka.v1.SeatRecord\x12\'\n\x07results\x18\x05 \x03(\x0b\x32\x16.mizerka.v1.DealResult\"\x96\x03\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06status\x18\x02 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12$\n\x07ruleset\x18\x03 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04seed\x18\x05 \x01(\t\x12\r\n\x05games\x18\x06 \x01(\r\x12 \n\x05\x63lock\x18\x07 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12$\n\x05seats\x18\x08 \x03(\x0b\x32\x15.mizerka.v1.MatchSeat\x12(\n\x07results\x18\t \x03(\x0b\x32\x17.mizerka.v1.GameSummary\x12\x14\n\x0c\x61\x62ort_reason\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"4\n\x10GetMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\"d\n\x12ListMatchesRequest\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"R\n\x13ListMatchesResponse\x12\"\n\x07matches\x18\x01 \x03(\x0b\x32\x11.mizerka.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x10WaitMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\ntimeout_ms\x18\x02 \x01(\r\"H\n\x11WaitMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\x12\x11\n\ttimed_out\x18\x02 \x01(\x08\"\x1f\n\rGetBotRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\"U\n\x0eGetBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07streams\x18\x03 \x01(\r\x12\x14\n\x0cidle_streams\x18\x04 \x01(\r*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_PENDING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\xc9\x03\n\x05\x41rena\x12N\n\x0bRegisterBot\x12\x1e.mizerka.v1.RegisterBotRequest\x1a\x1f.mizerka.v1.RegisterBotResponse\x12N\n\x0b\x43reateMatch\x12\x1e.mizerka.v1.CreateMatchRequest\x1a\x1f.mizerka.v1.CreateMatchResponse\x12\x45\n\x08GetMatch\x12\x1b.mizerka.v1.GetMatchRequest\x1a\x1c.mizerka.v1.GetMatchResponse\x12N\n\x0bListMatches\x12\x1e.mizerka.v1.ListMatchesRequest\x1a\x1f.mizerka.v1.ListMatchesResponse\x12H\n\tWaitMatch\x12\x1c.mizerka.v1.WaitMatchRequest\x1a\x1d.mizerka.v1.WaitMatchResponse\x12?\n\x06GetBot\x12\x19.mizerka.v1.GetBotRequest\x1a\x1a.mizerka.v1.GetBotResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'mizerka.v1.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MATCHSTATUS']._serialized_start=1513
-  _globals['_MATCHSTATUS']._serialized_end=1661
+  _globals['_MATCHSTATUS']._serialized_start=1675
+  _globals['_MATCHSTATUS']._serialized_end=1823
   _globals['_REGISTERBOTREQUEST']._serialized_start=124
   _globals['_REGISTERBOTREQUEST']._serialized_end=158
   _globals['_REGISTERBOTRESPONSE']._serialized_start=160
   _globals['_REGISTERBOTRESPONSE']._serialized_end=212
   _globals['_MATCHSEAT']._serialized_start=214
-  _globals['_MATCHSEAT']._serialized_end=269
-  _globals['_CREATEMATCHREQUEST']._serialized_start=272
-  _globals['_CREATEMATCHREQUEST']._serialized_end=466
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=468
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=541
-  _globals['_GAMESUMMARY']._serialized_start=544
-  _globals['_GAMESUMMARY']._serialized_end=692
-  _globals['_MATCH']._serialized_start=695
-  _globals['_MATCH']._serialized_end=1101
-  _globals['_GETMATCHREQUEST']._serialized_start=1103
-  _globals['_GETMATCHREQUEST']._serialized_end=1138
-  _globals['_GETMATCHRESPONSE']._serialized_start=1140
-  _globals['_GETMATCHRESPONSE']._serialized_end=1192
-  _globals['_LISTMATCHESREQUEST']._serialized_start=1194
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1294
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=1296
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1378
-  _globals['_WAITMATCHREQUEST']._serialized_start=1380
-  _globals['_WAITMATCHREQUEST']._serialized_end=1436
-  _globals['_WAITMATCHRESPONSE']._serialized_start=1438
-  _globals['_WAITMATCHRESPONSE']._serialized_end=1510
-  _globals['_ARENA']._serialized_start=1664
-  _globals['_ARENA']._serialized_end=2056
+  _globals['_MATCHSEAT']._serialized_end=288
+  _globals['_CREATEMATCHREQUEST']._serialized_start=291
+  _globals['_CREATEMATCHREQUEST']._serialized_end=508
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=510
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=583
+  _globals['_GAMESUMMARY']._serialized_start=586
+  _globals['_GAMESUMMARY']._serialized_end=734
+  _globals['_MATCH']._serialized_start=737
+  _globals['_MATCH']._serialized_end=1143
+  _globals['_GETMATCHREQUEST']._serialized_start=1145
+  _globals['_GETMATCHREQUEST']._serialized_end=1180
+  _globals['_GETMATCHRESPONSE']._serialized_start=1182
+  _globals['_GETMATCHRESPONSE']._serialized_end=1234
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1236
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1336
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1338
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1420
+  _globals['_WAITMATCHREQUEST']._serialized_start=1422
+  _globals['_WAITMATCHREQUEST']._serialized_end=1478
+  _globals['_WAITMATCHRESPONSE']._serialized_start=1480
+  _globals['_WAITMATCHRESPONSE']._serialized_end=1552
+  _globals['_GETBOTREQUEST']._serialized_start=1554
+  _globals['_GETBOTREQUEST']._serialized_end=1585
+  _globals['_GETBOTRESPONSE']._serialized_start=1587
+  _globals['_GETBOTRESPONSE']._serialized_end=1672
+  _globals['_ARENA']._serialized_start=1826
+  _globals['_ARENA']._serialized_end=2283
 # @@protoc_insertion_point(module_scope)

@@ -40,17 +40,19 @@ class RegisterBotResponse(_message.Message):
     def __init__(self, bot_id: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class MatchSeat(_message.Message):
-    __slots__ = ("seat", "bot_id", "name")
+    __slots__ = ("seat", "bot_id", "name", "forfeited")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     BOT_ID_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    FORFEITED_FIELD_NUMBER: _ClassVar[int]
     seat: int
     bot_id: str
     name: str
-    def __init__(self, seat: _Optional[int] = ..., bot_id: _Optional[str] = ..., name: _Optional[str] = ...) -> None: ...
+    forfeited: bool
+    def __init__(self, seat: _Optional[int] = ..., bot_id: _Optional[str] = ..., name: _Optional[str] = ..., forfeited: _Optional[bool] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("preset", "options", "seed_text", "seed_number", "games", "clock", "seats")
+    __slots__ = ("preset", "options", "seed_text", "seed_number", "games", "clock", "seats", "forfeit_seats")
     PRESET_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_TEXT_FIELD_NUMBER: _ClassVar[int]
@@ -58,6 +60,7 @@ class CreateMatchRequest(_message.Message):
     GAMES_FIELD_NUMBER: _ClassVar[int]
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_SEATS_FIELD_NUMBER: _ClassVar[int]
     preset: str
     options: _struct_pb2.Struct
     seed_text: str
@@ -65,7 +68,8 @@ class CreateMatchRequest(_message.Message):
     games: int
     clock: _game_pb2.Clock
     seats: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, preset: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed_text: _Optional[str] = ..., seed_number: _Optional[int] = ..., games: _Optional[int] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ...) -> None: ...
+    forfeit_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, preset: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed_text: _Optional[str] = ..., seed_number: _Optional[int] = ..., games: _Optional[int] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., forfeit_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match_id", "match")
@@ -162,3 +166,21 @@ class WaitMatchResponse(_message.Message):
     match: Match
     timed_out: bool
     def __init__(self, match: _Optional[_Union[Match, _Mapping]] = ..., timed_out: _Optional[bool] = ...) -> None: ...
+
+class GetBotRequest(_message.Message):
+    __slots__ = ("bot_id",)
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    def __init__(self, bot_id: _Optional[str] = ...) -> None: ...
+
+class GetBotResponse(_message.Message):
+    __slots__ = ("bot_id", "name", "streams", "idle_streams")
+    BOT_ID_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STREAMS_FIELD_NUMBER: _ClassVar[int]
+    IDLE_STREAMS_FIELD_NUMBER: _ClassVar[int]
+    bot_id: str
+    name: str
+    streams: int
+    idle_streams: int
+    def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., streams: _Optional[int] = ..., idle_streams: _Optional[int] = ...) -> None: ...

@@ -60,6 +60,11 @@ class ArenaStub:
                 request_serializer=mizerka_dot_v1_dot_arena__pb2.WaitMatchRequest.SerializeToString,
                 response_deserializer=mizerka_dot_v1_dot_arena__pb2.WaitMatchResponse.FromString,
                 _registered_method=True)
+        self.GetBot = channel.unary_unary(
+                '/mizerka.v1.Arena/GetBot',
+                request_serializer=mizerka_dot_v1_dot_arena__pb2.GetBotRequest.SerializeToString,
+                response_deserializer=mizerka_dot_v1_dot_arena__pb2.GetBotResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -103,6 +108,14 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetBot(self, request, context):
+        """A registered bot and how many Play streams it has open now (to see that a bot process is up).
+        Unknown id: NOT_FOUND.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -130,6 +143,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.WaitMatch,
                     request_deserializer=mizerka_dot_v1_dot_arena__pb2.WaitMatchRequest.FromString,
                     response_serializer=mizerka_dot_v1_dot_arena__pb2.WaitMatchResponse.SerializeToString,
+            ),
+            'GetBot': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetBot,
+                    request_deserializer=mizerka_dot_v1_dot_arena__pb2.GetBotRequest.FromString,
+                    response_serializer=mizerka_dot_v1_dot_arena__pb2.GetBotResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -268,6 +286,33 @@ class Arena:
             '/mizerka.v1.Arena/WaitMatch',
             mizerka_dot_v1_dot_arena__pb2.WaitMatchRequest.SerializeToString,
             mizerka_dot_v1_dot_arena__pb2.WaitMatchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetBot(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/mizerka.v1.Arena/GetBot',
+            mizerka_dot_v1_dot_arena__pb2.GetBotRequest.SerializeToString,
+            mizerka_dot_v1_dot_arena__pb2.GetBotResponse.FromString,
             options,
             channel_credentials,
             insecure,

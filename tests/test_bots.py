@@ -1,0 +1,143 @@
+"""The example bots (mizerka.bots) through server/selfplay.py: legal play in every preset, and the
+heuristic measurably better than random in duplicate play.
+
+Deterministic: fixed seeds, seeded bots; no timing assertions.
+"""
+
+from __future__ import annotations
+
+import pytest
+import mizerka
+from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
+from server.engine.rules import PRESETS, load_ruleset
+from server.selfplay import MAX_RETRIES, compare, play_game, seatings
+
+
+def _check_clean(totals, rules):
+    n = rules.players
+    assert len(totals) == n
+    assert totals.refusals == [0] * n, f"refused actions: {totals.refusals}"
+    assert totals.fallbacks == [0] * n, f"bots raised or answered garbage: {totals.fallbacks}"
+    assert totals.defaults == [0] * n
+    assert sum(totals) == 0  # no void deals: every deal's points sum to zero
+    assert sum(1 for r in totals.results if not r.tiebreak) == rules.deals
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_bot_plays_full_games_without_a_refusal(preset, bot):
+    rules = load_ruleset(preset)
+    make = BOTS[bot]
+    bots = [make(seed=s) if bot == "random" else make() for s in range(rules.players)]
+    _check_clean(play_game(bots, rules, seed=11), rules)
+
+
+@pytest.mark.parametrize("preset", ["mizerka", "trjamann", "manni-major"])
+def test_mixed_table_with_options(preset):
+    rules = load_ruleset(preset, {"revoke": "penalty", "tiebreak": "lowest"} if preset != "mizerka"
+                         else {"choose_after": "all", "declarer": "continuous"})
+    bots = [HeuristicBot(), RandomBot(seed=1), HeuristicBot()]
+    totals = play_game(bots, rules, seed="mixed")
+    assert totals.refusals == [0, 0, 0] and totals.fallbacks == [0, 0, 0]
+
+
+class Watcher(HeuristicBot):
+    """Counts what the selfplay referee delivers."""
+
+    def __init__(self):
+        self.events: dict[str, int] = {}
+        self.starts: list = []
+        self.ends: list = []
+        self.turns = 0
+
+    def on_game_start(self, start):
+        self.starts.append(start)
+
+    def on_event(self, event):
+        kind = event.WhichOneof("kind")
+        self.events[kind] = self.events.get(kind, 0) + 1
+
+    def decide(self, turn):
+        self.turns += 1
+        assert turn.view.seat == turn.seat and turn.game_start is not None
+        return super().decide(turn)
+
+    def on_game_end(self, end):
+        self.ends.append(end)
+
+
+def test_selfplay_delivers_the_stream_of_a_play_stream():
+    rules = load_ruleset("mizerka-short")
+    bots = [Watcher() for _ in range(3)]
+    totals = play_game(bots, rules, seed=3)
+    for s, b in enumerate(bots):
+        assert [st.seat for st in b.starts] == [s] and b.starts[0].ruleset.preset == "mizerka-short"
+        assert b.events["deal_started"] == rules.deals == b.events["deal_ended"]
+        assert b.events["card_played"] == rules.deals * rules.players * rules.hand_size
+        assert b.events["trick_won"] == rules.deals * rules.hand_size
+        assert b.turns == totals.decisions[s]
+        assert len(b.ends) == 1 and list(b.ends[0].totals) == list(totals) and b.ends[0].seat == s
+
+
+def test_refused_actions_get_errors_then_the_fallback():
+    errors = []
+
+    class Revoker(mizerka.Bot):
+        """Always answers with a card it does not hold (or garbage contract), never learns."""
+
+        def decide(self, turn):
+            if turn.kind == mizerka.PLAY:
+                return turn.play(next(c for c in mizerka.cards.DECK if c not in turn.hand))
+            if turn.kind == mizerka.CONTRACT:
+                return turn.choose("no-such-contract")
+            return turn.exchange(["AS", "AS"])  # a repeated card: BAD_EXCHANGE
+
+        def on_error(self, error, turn):
+            errors.append(error.code)
+
+    rules = load_ruleset("mizerka-short")
+    bots = [Revoker(), HeuristicBot(), HeuristicBot()]
+    totals = play_game(bots, rules, seed=5)
+    d = totals.decisions[0]
+    # Each decision: one refusal, then the SDK's fallback (the bot repeats itself), which is legal.
+    assert totals.refusals[0] == d and totals.fallbacks[0] == d and totals.defaults[0] == 0
+    assert set(errors) == {"CARD_NOT_HELD", "UNKNOWN_CONTRACT", "BAD_EXCHANGE"}
+    assert totals.refusals[1:] == [0, 0]
+
+    class Hopeless(mizerka.Bot):
+        """Answers differently every time, always wrong: the SDK falls back after two tries."""
+
+        def __init__(self):
+            self.n = 0
+
+        def decide(self, turn):
+            self.n += 1
+            return turn.choose(f"nonsense-{self.n}") if turn.kind == mizerka.CONTRACT else turn.fallback()
+
+    assert MAX_RETRIES >= 1
+    totals = play_game([Hopeless(), HeuristicBot(), HeuristicBot()], rules, seed=5)
+    contracts = rules.deals // rules.players
+    # Two answers from the bot, then the first legal contract (the SDK fallback) is accepted.
+    assert totals.refusals[0] == 2 * contracts and totals.fallbacks[0] == contracts and totals.defaults[0] == 0
+
+
+def test_seatings_cover_every_mix():
+    assert seatings(3) == [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0)]
+    assert len(seatings(4)) == 14
+
+
+def test_heuristic_beats_random_in_duplicate_play():
+    stats = compare(HeuristicBot, make_factory("random", seed=100), "mizerka", games=8, seed="bots-test")
+    print(f"\nheuristic (A) vs random (B): {stats}")
+    print(f"per seed set (A - B): {[round(x, 2) for x in stats.per_seed]}")
+    assert stats.games == 8 * 6 and stats.refusals == (0, 0) and stats.fallbacks == (0, 0)
+    assert stats.mean_a > 0 > stats.mean_b
+    lo, hi = stats.ci95
+    assert lo > 0, f"the 95% CI of heuristic - random includes 0: {stats}"
+
+
+def test_random_bot_seeded_games_repeat():
+    rules = load_ruleset("spoileri")
+    a = play_game([RandomBot(seed=s) for s in range(3)], rules, seed=9)
+    b = play_game([RandomBot(seed=s) for s in range(3)], rules, seed=9)
+    assert list(a) == list(b) and a.results == b.results

@@ -1,0 +1,1 @@
+"""Leagues: schedules with seat rotation and duplicate deals, bot processes, ratings, standings."""

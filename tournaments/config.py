@@ -1,0 +1,168 @@
+"""League files (TOML): parsed into a frozen League, with errors that name the offending key.
+
+See docs/leagues.md for the format and an example.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from server.engine.rules import RulesError, Ruleset, load_ruleset
+from server.referee.clock import ClockSettings
+
+FORMATS = ("round-robin", "gauntlet")
+SEATINGS = ("all", "rotate")
+
+
+class LeagueError(ValueError):
+    """A league file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    name: str
+    command: tuple[str, ...] = ()  # empty for a remote bot
+    remote: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    name: str
+    path: Path  # the league file; relative paths in it are relative to its folder
+    preset: str
+    options: dict[str, Any]
+    rules: Ruleset
+    clock: ClockSettings
+    bots: tuple[BotSpec, ...]
+    format: str
+    candidate: str | None
+    seatings: str
+    games_per_table: int
+    concurrency: int
+    seed: str
+    data: Path  # folder for the SQLite file and the bots' logs
+    startup_timeout_s: float
+    max_crashes: int
+    seat_timeout_s: float
+
+    @property
+    def db_path(self) -> Path:
+        return self.data / "league.sqlite"
+
+    def bot(self, name: str) -> BotSpec:
+        return next(b for b in self.bots if b.name == name)
+
+
+_TOP = {
+    "name": str, "preset": str, "options": dict, "clock": dict, "bots": list, "format": str, "candidate": str,
+    "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "data": str,
+    "startup_timeout_s": (int, float), "max_crashes": int, "seat_timeout_s": (int, float),
+}
+_BOT = {"name": str, "command": (str, list), "remote": bool}
+_CLOCK = {"decision_ms": int, "bank_ms": int, "increment_ms": int, "max_strikes": int, "max_retries": int}
+
+
+def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
+    for key, value in table.items():
+        if key not in schema:
+            raise LeagueError(f"{where}: unknown key {key!r}; expected one of {', '.join(schema)}")
+        wants = schema[key] if isinstance(schema[key], tuple) else (schema[key],)
+        # TOML true/false are Python bools, which are ints too: refuse them where a number is wanted.
+        if not isinstance(value, wants) or isinstance(value, bool) and bool not in wants:
+            names = "/".join(t.__name__ for t in wants)
+            raise LeagueError(f"{where}: {key} must be a {names}, got {value!r}")
+
+
+def _bot(raw: Any, i: int, where: str) -> BotSpec:
+    at = f"{where}: bots[{i}]"
+    if not isinstance(raw, dict):
+        raise LeagueError(f"{at} must be a table with name and command (or remote = true)")
+    _check(raw, _BOT, at)
+    name = raw.get("name", "").strip()
+    if not name or any(c in name for c in "/\\ "):
+        raise LeagueError(f"{at}: name must be a non-empty word without spaces or slashes, got {raw.get('name')!r}")
+    remote = raw.get("remote", False)
+    command = raw.get("command", [])
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if remote and command:
+        raise LeagueError(f"{at} ({name}): a remote bot connects by itself; give no command")
+    if not remote and not (command and all(isinstance(c, str) and c for c in command)):
+        raise LeagueError(f"{at} ({name}): command must be a non-empty list of strings (or set remote = true)")
+    return BotSpec(name, tuple(command), remote)
+
+
+def parse_league(text: str, path: Path) -> League:
+    where = str(path)
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise LeagueError(f"{where}: not valid TOML: {e}") from None
+    _check(raw, _TOP, where)
+    for key in ("name", "bots"):
+        if key not in raw:
+            raise LeagueError(f"{where}: missing required key {key!r}")
+    preset = raw.get("preset", "mizerka")
+    options = raw.get("options", {})
+    try:
+        rules = load_ruleset(preset, options)
+    except RulesError as e:
+        raise LeagueError(f"{where}: {e}") from None
+    clock_raw = raw.get("clock", {})
+    _check(clock_raw, _CLOCK, f"{where}: [clock]")
+    try:
+        clock = ClockSettings(**clock_raw)
+    except ValueError as e:
+        raise LeagueError(f"{where}: [clock]: {e}") from None
+    bots = tuple(_bot(b, i, where) for i, b in enumerate(raw["bots"]))
+    names = [b.name for b in bots]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise LeagueError(f"{where}: bot name {dupes[0]!r} is used twice")
+    fmt = raw.get("format", "round-robin")
+    if fmt not in FORMATS:
+        raise LeagueError(f"{where}: format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    k = rules.players
+    candidate = raw.get("candidate")
+    if fmt == "gauntlet":
+        if candidate not in names:
+            raise LeagueError(f"{where}: a gauntlet needs candidate = the name of one of its bots, got {candidate!r}")
+        if len(bots) - 1 < k - 1:
+            raise LeagueError(f"{where}: a gauntlet on {preset} needs at least {k - 1} bots besides the candidate")
+    elif candidate is not None:
+        raise LeagueError(f"{where}: candidate is only for format = \"gauntlet\"")
+    elif len(bots) < k:
+        raise LeagueError(f"{where}: {preset} seats {k} players; a round-robin needs at least {k} bots, got {len(bots)}")
+    seatings = raw.get("seatings", "rotate")
+    if seatings not in SEATINGS:
+        raise LeagueError(f"{where}: seatings must be one of {', '.join(SEATINGS)}, got {seatings!r}")
+    numbers = {"games_per_table": 1, "concurrency": 1, "max_crashes": 3, "startup_timeout_s": 20.0, "seat_timeout_s": 30.0}
+    values: dict[str, Any] = {}
+    for key, default in numbers.items():
+        values[key] = raw.get(key, default)
+        if values[key] < (0 if key == "max_crashes" else 1):
+            raise LeagueError(f"{where}: {key} must be at least {0 if key == 'max_crashes' else 1}, got {values[key]}")
+    name = raw["name"].strip()
+    if not name:
+        raise LeagueError(f"{where}: name must not be empty")
+    data = path.parent / raw.get("data", f"data/{name}")
+    return League(
+        name=name, path=path, preset=preset, options=dict(options), rules=rules, clock=clock, bots=bots, format=fmt,
+        candidate=candidate, seatings=seatings, games_per_table=values["games_per_table"],
+        concurrency=values["concurrency"], seed=str(raw.get("seed", name)), data=data,
+        startup_timeout_s=float(values["startup_timeout_s"]), max_crashes=values["max_crashes"],
+        seat_timeout_s=float(values["seat_timeout_s"]),
+    )
+
+
+def load_league(path: Path | str) -> League:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise LeagueError(f"cannot read league file {path}: {e}") from None
+    return parse_league(text, path)
