@@ -20,6 +20,8 @@ from server.scoresheet import render_scoresheet
 app = typer.Typer(help="Mizerka Arena: rules engine, referee and leagues for Mizerka bots.", no_args_is_help=True)
 rules_app = typer.Typer(help="Rules conformance cases (shared/conformance/FORMAT.md).", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
+league_app = typer.Typer(help="Leagues: round-robins and gauntlets of bot programs.", no_args_is_help=True)
+app.add_typer(league_app, name="league")
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -112,6 +114,85 @@ def serve(
         asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file))
     except OSError as e:
         raise _fail(str(e)) from None
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []})
+def bot(ctx: typer.Context) -> None:
+    """Connect a built-in bot to a referee: mizerka bot NAME [--server HOST:PORT] [--token T] [--parallel N] (see --help)."""
+    from mizerka.cli import main as bot_main
+
+    raise typer.Exit(bot_main(list(ctx.args), prog="mizerka bot"))
+
+
+def _league(path: Path):  # type: ignore[no-untyped-def]
+    from tournaments.config import LeagueError, load_league
+
+    try:
+        return load_league(path)
+    except LeagueError as e:
+        raise _fail(str(e)) from None
+
+
+@league_app.command("run")
+def league_run(
+    league_file: Annotated[Path, typer.Argument(help="The league file (TOML), see docs/leagues.md.")],
+    server: Annotated[str | None, typer.Option(help="Use this running referee (HOST:PORT) instead of starting one.")] = None,
+    admin_token: Annotated[str | None, typer.Option(envvar="MIZERKA_ADMIN_TOKEN", help="The referee's admin token (with --server).")] = None,
+    fresh: Annotated[bool, typer.Option(help="Forget this league's stored results and play it from the start.")] = False,
+) -> None:
+    """Play a league (resuming it if it was interrupted) and print the standings."""
+    import trio
+
+    from server.logs import configure_logging
+    from server.store import Store, StoreError
+    from tournaments.live import Reporter, head_to_head_table, standings_table
+    from tournaments.runner import load_results, run_league
+
+    league = _league(league_file)
+    configure_logging("json", "warning")
+    console = Console(width=max(Console().width, 120) if not Console().is_terminal else None)
+    league.data.mkdir(parents=True, exist_ok=True)
+    reader = Store(league.db_path)
+    reporter = Reporter(console, league.name, lambda: load_results(reader, league))
+    try:
+        result = trio.run(run_league, league, reporter, server, admin_token, fresh)
+    except StoreError as e:
+        raise _fail(str(e)) from None
+    except KeyboardInterrupt:
+        reporter.close()
+        console.print("stopped: every finished game is stored; run the same command again to resume")
+        raise typer.Exit(130) from None
+    finally:
+        reporter.close()
+        reader.close()
+    console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
+    console.print(head_to_head_table(result))
+
+
+@league_app.command("standings")
+def league_standings(
+    league_file: Annotated[Path, typer.Argument(help="The league file (TOML).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+) -> None:
+    """Print a league's standings: ratings, points per game with 95% intervals, head to head, faults."""
+    from server.store import Store
+    from tournaments.live import head_to_head_table, standings_table
+    from tournaments.runner import load_results
+
+    league = _league(league_file)
+    if not league.db_path.exists():
+        raise _fail(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
+    store = Store(league.db_path)
+    try:
+        result = load_results(store, league)
+    finally:
+        store.close()
+    if as_json:
+        print(json.dumps(result.to_json(), indent=2))
+        return
+    console = Console(width=max(Console().width, 120))
+    console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
+    console.print(head_to_head_table(result))
 
 
 def main() -> None:

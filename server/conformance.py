@@ -102,8 +102,11 @@ def run_case(case: Any) -> dict[str, Any]:
     """Play a parsed case and return the result object of FORMAT.md."""
     if not isinstance(case, Mapping):
         raise CaseError("a case must be a JSON object")
+    options = case.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise CaseError("options must be an object of option: value")
     try:
-        rules = load_ruleset(case.get("preset", ""), case.get("options") or {})
+        rules = load_ruleset(case.get("preset", ""), options)
     except RulesError as e:
         raise CaseError(str(e)) from None
     n = rules.players

@@ -133,6 +133,7 @@ def play_game(
                 action = default_action(decision)
                 game.apply(seat, action)
                 defaults[seat] += 1
+                call_hook(bot, "on_event", protocol.default_applied_to_proto(turn_no, action, "REFUSED"))
                 break
             fallbacks[seat] += nxt.fallback
             action_msg = nxt.action

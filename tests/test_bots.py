@@ -141,3 +141,30 @@ def test_random_bot_seeded_games_repeat():
     a = play_game([RandomBot(seed=s) for s in range(3)], rules, seed=9)
     b = play_game([RandomBot(seed=s) for s in range(3)], rules, seed=9)
     assert list(a) == list(b) and a.results == b.results
+
+
+def test_default_applied_when_even_the_fallback_is_refused(monkeypatch):
+    """If the SDK's fallback were refused too, selfplay applies the referee's default and says so."""
+    from mizerka.v1 import events_pb2, game_pb2
+
+    events = []
+
+    class Broken(mizerka.Bot):
+        def decide(self, turn):
+            return turn.play("AS" if "AS" not in turn.hand else "2S") if turn.kind == mizerka.PLAY else turn.fallback()
+
+        def on_event(self, event):
+            if event.WhichOneof("kind") == "default_applied":
+                events.append(event.default_applied)
+
+    # A Turn whose fallback is a card nobody can hold: every play decision ends with the default.
+    monkeypatch.setattr(mizerka.Turn, "fallback", lambda self: game_pb2.Action(
+        turn=self.number, play_card=game_pb2.PlayCard(card="1Z")) if self.kind == mizerka.PLAY else
+        game_pb2.Action(turn=self.number, exchange_cards=game_pb2.ExchangeCards()) if self.kind == mizerka.EXCHANGE
+        else self.legal_actions[0])
+    rules = load_ruleset("mizerka-short", {"deals": 3})
+    totals = play_game([Broken(), HeuristicBot(), HeuristicBot()], rules, seed=2)
+    plays = rules.deals * rules.hand_size
+    assert totals.defaults[0] == plays and len(events) == plays
+    assert totals.refusals[0] == 2 * plays  # the bot's card, then the fallback: no more
+    assert all(e.reason == events_pb2.DEFAULT_REASON_REFUSED for e in events)

@@ -19,7 +19,7 @@ from mizerka import cards
 from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
 from server import protocol
-from server.engine.game import Game, Phase
+from server.engine.game import Game
 from server.engine.rules import load_ruleset
 from server.engine.views import project
 from server.policies import default_action
@@ -149,6 +149,9 @@ def test_turn_trumps_choice_and_majors():
     assert m.kind == "major" and m.contract is not None
     assert m.pass_major().announce_major.contract == "" and m.pass_major().turn == m.number
     assert m.major("hearts").announce_major.contract == "hearts"
+    assert m.fallback() == m.pass_major()  # never a major by default, even when one is listed first
+    listed = first(reqs, mizerka.MAJOR, lambda t: bool(t.legal_majors))
+    assert listed.legal_actions[0].announce_major.contract and listed.fallback() == listed.pass_major()
     assert all(name for name in m.legal_majors)
 
 

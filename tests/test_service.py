@@ -4,6 +4,7 @@ from the proto alone (tests/bots/protobot.py), a real SQLite file."""
 from __future__ import annotations
 
 import re
+import sys
 import sqlite3
 import time
 from pathlib import Path
@@ -280,3 +281,16 @@ def test_forfeit_seats_are_played_by_default_without_waiting_and_get_bot_counts_
     with pytest.raises(grpc.RpcError) as err:
         admin.stub.GetBot(arena_pb2.GetBotRequest(bot_id="bot-nope"), metadata=admin.metadata)
     assert err.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_sdk_bots_launched_with_the_launch_contract_play_a_match(ref: Referee) -> None:
+    admin = ref.arena()
+    ids = []
+    for name in ("heuristic", "random", "heuristic"):
+        bot_id, token = admin.register(f"sdk-{len(ids)}-{name}")
+        ref.bot(token, str(Path(sys.executable).parent / "mizerka"), "bot", name)
+        ids.append(bot_id)
+    match = admin.wait(admin.create("mizerka", ids, seed="sdk", games=2))
+    assert match.status == FINISHED and len(match.results) == 2
+    for game in match.results:
+        assert all(s.refusals == s.timeouts == s.defaults_applied == 0 for s in game.seats)

@@ -183,7 +183,7 @@ class Game:
         if deal is None:
             self.phase, self.to_act = Phase.WAITING, -1
             return
-        n, rules = self.n, self.rules
+        rules = self.rules
         if self.tiebreak and self.redeal == 0:
             if rules.tiebreak == "random":
                 if deal.declarer is None:
@@ -300,7 +300,8 @@ class Game:
             pick = self.rules.exchange == "pick"
             if pick:
                 return Decision(self.to_act, self.phase, (), len(self.talon), True, self.talon)
-            return Decision(self.to_act, self.phase, (), len(self.talon) - self.talon_pos)
+            left = len(self.talon) - self.talon_pos
+            return Decision(self.to_act, self.phase, (), min(left, self.hands[self.to_act].bit_count()))
         return Decision(self.to_act, self.phase, self.legal_actions())
 
     def _contract_options(self) -> tuple[Choose, ...]:

@@ -242,15 +242,15 @@ class GameRunner:
                 record.time_used_ms += used_ms
                 clock.charge(used_ms)
                 return
-            if error.code != "STALE_TURN":  # a late answer to an earlier turn is only discarded
-                errors += 1
-            error.retry = errors <= self.settings.max_retries
+            stale = error.code == "STALE_TURN"  # a late answer to an earlier turn: discarded, no count
+            errors += not stale
+            error.retry = not stale and errors <= self.settings.max_retries
             error.strikes = record.strikes
             left_ms = max(0.0, deadline - loop.time()) * 1000.0
             error.time_left_ms = int(min(left_ms, self.settings.decision_ms))
             error.bank_ms = int(min(clock.bank_ms, left_ms))
             await self._send(seat, referee_pb2.RefereeMessage(action_error=error))
-            if not error.retry:
+            if errors > self.settings.max_retries:
                 record.time_used_ms += (loop.time() - started) * 1000.0
                 clock.charge((loop.time() - started) * 1000.0, in_time=False)
                 await self._strike(seat, turn, decision, REFUSED)

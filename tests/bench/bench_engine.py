@@ -24,7 +24,7 @@ import pstats
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from server.engine import Exchange, Game, Phase, load_ruleset
@@ -113,7 +113,7 @@ def have_openspiel() -> bool:
     return True
 
 
-def measure(runs: list[Callable[[float], tuple[int, float]]], seconds: float, rounds: int) -> list[float]:
+def measure(runs: Sequence[Callable[[float], tuple[int, float]]], seconds: float, rounds: int) -> list[float]:
     """Deals/s of each run, interleaved: ``rounds`` rounds of ``seconds / rounds`` each, so drift hits all alike."""
     deals = [0] * len(runs)
     elapsed = [0.0] * len(runs)
@@ -122,7 +122,7 @@ def measure(runs: list[Callable[[float], tuple[int, float]]], seconds: float, ro
             d, e = run(seconds / rounds)
             deals[i] += d
             elapsed[i] += e
-    return [d / e for d, e in zip(deals, elapsed)]
+    return [d / e for d, e in zip(deals, elapsed, strict=True)]
 
 
 def profile(preset: str, seconds: float, seed: int) -> None:

@@ -108,6 +108,18 @@ def cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def machine_busy() -> tuple[float, float]:
+    """(busy CPU seconds of all processes, steal seconds) since boot, from /proc/stat; zeros where unavailable."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            cpu = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (cpu + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
 def pct(values: list[float], q: float) -> float:
     """The q-quantile (0..1) of values, nearest rank."""
     if not values:
@@ -190,6 +202,7 @@ async def echo_server(ready: Path) -> None:
 class Stats:
     measuring: bool = False
     decisions: int = 0  # DecisionRequests answered in the window
+    received: int = 0  # RefereeMessages of any kind received in the window
     timeouts_seen: int = 0  # DecisionRequests left unanswered (hanging seats) in the window
     turn_rtt: list[float] = field(default_factory=list)
     ack: list[float] = field(default_factory=list)
@@ -221,6 +234,8 @@ async def bot(channel: grpc.aio.Channel, token: str, stats: Stats, hang: bool = 
             if message == grpc.aio.EOF:
                 break
             now = perf()
+            if stats.measuring:
+                stats.received += 1
             if acked_from is not None:
                 if stats.measuring:
                     stats.ack.append(now - acked_from)
@@ -276,8 +291,25 @@ class Window:
     seconds: float  # wall time measured
     server_cpu: float  # server CPU seconds in the window
     client_cpu: float  # this process's CPU seconds in the window
+    other_cpu: float = 0.0  # CPU seconds everything else on the machine used in the window
+    steal: float = 0.0  # CPU seconds the hypervisor took in the window
     start: datetime.datetime | None = None  # wall clock (UTC) of the window, to pick log lines
     end: datetime.datetime | None = None
+
+
+class Probe:
+    """CPU use of the server, this process and everything else, from now until done()."""
+
+    def __init__(self, server: Server) -> None:
+        self.pid = server.process.pid
+        self.busy, self.steal = machine_busy()
+        self.server, self.own, self.t = cpu_seconds(self.pid), time.process_time(), time.perf_counter()
+
+    def done(self) -> Window:
+        t, own, server = time.perf_counter(), time.process_time(), cpu_seconds(self.pid)
+        busy, steal = machine_busy()
+        ours = (server - self.server) + (own - self.own)
+        return Window(t - self.t, server - self.server, own - self.own, max(0.0, busy - self.busy - ours), steal - self.steal)
 
 
 async def play_matches(server: Server, matches: int, seconds: float, stats: Stats,
@@ -298,12 +330,12 @@ async def play_matches(server: Server, matches: int, seconds: float, stats: Stat
         await asyncio.sleep(WARMUP_S)
         sampler = asyncio.create_task(sample_pending(stats)) if hang_seat0 else None
         wall0 = datetime.datetime.now(datetime.UTC)
-        cpu0, own0, t0 = cpu_seconds(server.process.pid), time.process_time(), time.perf_counter()
+        probe = Probe(server)
         stats.measuring = True
         await asyncio.sleep(seconds)
         stats.measuring = False
-        t1, cpu1, own1 = time.perf_counter(), cpu_seconds(server.process.pid), time.process_time()
-        wall1 = datetime.datetime.now(datetime.UTC)
+        window = probe.done()
+        window.start, window.end = wall0, datetime.datetime.now(datetime.UTC)
         if sampler is not None:
             sampler.cancel()
         await asyncio.to_thread(server.stop)  # aborts the matches, ends every stream
@@ -311,7 +343,7 @@ async def play_matches(server: Server, matches: int, seconds: float, stats: Stat
         for t in still:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return Window(t1 - t0, cpu1 - cpu0, own1 - own0, wall0, wall1)
+    return window
 
 
 async def sample_pending(stats: Stats) -> None:
@@ -345,15 +377,15 @@ async def echo(server: Server, streams: int, seconds: float) -> tuple[int, list[
     async with grpc.aio.insecure_channel(server.address) as channel:
         tasks = [asyncio.create_task(client(channel)) for _ in range(streams)]
         await asyncio.sleep(WARMUP_S)
-        cpu0, own0, t0 = cpu_seconds(server.process.pid), time.process_time(), time.perf_counter()
+        probe = Probe(server)
         state["measuring"] = True
         await asyncio.sleep(seconds)
         state["measuring"] = False
-        t1, cpu1, own1 = time.perf_counter(), cpu_seconds(server.process.pid), time.process_time()
+        window = probe.done()
         state["stop"] = True
         await asyncio.gather(*tasks)
     server.stop()
-    return state["count"], rtts, Window(t1 - t0, cpu1 - cpu0, own1 - own0)
+    return state["count"], rtts, window
 
 
 def strike_overshoots(log_path: Path, w: Window) -> list[float]:
@@ -376,7 +408,13 @@ def ms(seconds: float) -> str:
 
 
 def cpu_line(w: Window) -> str:
-    return f"server CPU {w.server_cpu / w.seconds:.0%} of a core, client CPU {w.client_cpu / w.seconds:.0%}"
+    line = (f"CPU in cores: server {w.server_cpu / w.seconds:.2f}, client {w.client_cpu / w.seconds:.2f}, "
+            f"other processes {w.other_cpu / w.seconds:.2f}")
+    if w.steal / w.seconds >= 0.01:
+        line += f", steal {w.steal / w.seconds:.2f}"
+    if w.other_cpu / w.seconds >= 0.1 or w.steal / w.seconds >= 0.1:
+        line += "  ** the machine was not quiet: figures are unreliable **"
+    return line
 
 
 # -------------------------------------------------------------------------------------- main
@@ -395,10 +433,13 @@ async def run(args: argparse.Namespace) -> int:
         finally:
             server.stop()
         rate = stats.decisions / w.seconds
+        referee_us = w.server_cpu / max(1, stats.decisions) * 1e6
         print(f"referee   {args.matches} matches of mizerka, {streams} bot streams, {w.seconds:.1f} s:")
-        print(f"          {rate:>9,.0f} decisions/s   ({stats.decisions:,} decisions; {cpu_line(w)})")
+        print(f"          {rate:>9,.0f} decisions/s   ({stats.decisions:,} decisions, "
+              f"{stats.received / max(1, stats.decisions):.1f} messages to bots per decision)")
         print(f"          decision round trip p50 {ms(pct(stats.turn_rtt, 0.5))}  p99 {ms(pct(stats.turn_rtt, 0.99))}"
               f"   ack latency p50 {ms(pct(stats.ack, 0.5))}  p99 {ms(pct(stats.ack, 0.99))}")
+        print(f"          server CPU per decision {referee_us:,.0f} us; {cpu_line(w)}")
         if args.profile:
             assert profile_out is not None
             print(f"\nreferee process profile (cProfile, {profile_out}):")
@@ -408,7 +449,7 @@ async def run(args: argparse.Namespace) -> int:
             return 0
 
         # 2. bare grpc.aio echo --------------------------------------------------------------
-        echo_rates = {}
+        echo_rates, echo_us = {}, {}
         for n in dict.fromkeys((streams, args.matches)):
             server = await start_echo(tmp)
             try:
@@ -416,12 +457,16 @@ async def run(args: argparse.Namespace) -> int:
             finally:
                 server.stop()
             echo_rates[n] = count / ew.seconds
+            echo_us[n] = ew.server_cpu / max(1, count) * 1e6
             note = "  (the ratio's denominator)" if n == streams else "  (as many streams as decisions in flight; for reference)"
             print(f"echo      {n} streams, {ew.seconds:.1f} s: {echo_rates[n]:>9,.0f} round trips/s{note}")
-            print(f"          echo round trip p50 {ms(pct(rtts, 0.5))}  p99 {ms(pct(rtts, 0.99))}   ({cpu_line(ew)})")
+            print(f"          echo round trip p50 {ms(pct(rtts, 0.5))}  p99 {ms(pct(rtts, 0.99))}")
+            print(f"          server CPU per round trip {echo_us[n]:,.0f} us; {cpu_line(ew)}")
         ratio = rate / echo_rates[streams]
         verdict = "meets the goal" if ratio >= GOAL else "meets the bar" if ratio >= BAR else "BELOW THE BAR"
         print(f"ratio     referee / echo over {streams} streams = {ratio:.2f}x  (bar {BAR}x, goal {GOAL}x: {verdict})")
+        print(f"          server CPU per round trip / per decision = {echo_us[streams] / referee_us:.2f}x"
+              "  (the same comparison in CPU cost: steadier when the machine is not quiet)")
 
         # 3. timeout overshoot ---------------------------------------------------------------
         (tmp / "busy").mkdir()

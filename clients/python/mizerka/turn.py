@@ -377,7 +377,10 @@ class Turn:
         return self.exchange()
 
     def fallback(self) -> game_pb2.Action:
-        """The safe answer: the first legal action, or an empty exchange (a pass)."""
+        """The safe answer, the referee's own default: the first legal contract or card, a pass in
+        the major round, an empty exchange (a pass)."""
+        if self.kind == MAJOR:
+            return self.pass_major()
         if self.kind == EXCHANGE or not self.request.legal_actions:
             return self.exchange()
         out = game_pb2.Action()

@@ -1,7 +1,8 @@
 """Built-in example bots, registered by name in :data:`BOTS` (``mizerka-bot NAME`` runs one).
 
 Add a style by writing a :class:`mizerka.Bot` subclass and registering it: ``BOTS["mine"] = MyBot``.
-A registered class may take a ``seed`` keyword (random-number bots do).
+A registered class may take a ``seed`` keyword (random-number bots do). Card sense the example
+bots share (unseen cards, masters, contract fits, minus-contract play) is in :mod:`mizerka.bots.common`.
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ import itertools
 from collections.abc import Callable
 
 from mizerka.bot import Bot
+from mizerka.bots.cautious import CautiousBot
+from mizerka.bots.greedy import GreedyBot
 from mizerka.bots.heuristic import HeuristicBot
 from mizerka.bots.random_bot import RandomBot
 
-__all__ = ["BOTS", "HeuristicBot", "RandomBot", "make_factory"]
+__all__ = ["BOTS", "CautiousBot", "GreedyBot", "HeuristicBot", "RandomBot", "make_factory"]
 
 #: Bot name -> Bot class (or any callable that returns a Bot).
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
+    "greedy": GreedyBot,
+    "cautious": CautiousBot,
 }
 
 

@@ -19,83 +19,26 @@
 
 from __future__ import annotations
 
-import random
 import statistics
-from collections.abc import Iterable, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 
 from mizerka.bot import Bot
+from mizerka.bots.common import (
+    contract_kind,
+    contract_trump,
+    count_in_suit,
+    fit_z,
+    is_master,
+    minus_play,
+    ruff_risk,
+    suit_lengths,
+    unseen_cards,
+)
 from mizerka.cards import DECK, RANKS, SUITS, beats, rank
 from mizerka.turn import Turn
 from mizerka.v1 import game_pb2
 
 __all__ = ["HeuristicBot"]
-
-_HCP = {"A": 4, "K": 3, "Q": 2, "J": 1}
-
-
-# ------------------------------------------------------------------------ contract fits
-def _fit(kind: str, trump: str | None, hand: Sequence[str]) -> float:
-    """How well ``hand`` suits a contract: ``kind`` is "trump" (with ``trump``), "notrump" or "minus"."""
-    if kind == "minus":
-        # Low cards are good, high cards bad; a void or short suit helps to throw high cards.
-        return sum(5.0 - rank(c) for c in hand)
-    if kind == "notrump":
-        hcp = sum(_HCP.get(c[0], 0) for c in hand)
-        aces = sum(1 for c in hand if c[0] == "A")
-        return hcp + 1.5 * aces
-    trumps = [c for c in hand if c[1] == trump]
-    side = [c for c in hand if c[1] != trump]
-    return (
-        2.5 * len(trumps)
-        + sum(_HCP.get(c[0], 0) for c in trumps)
-        + sum(3.0 for c in side if c[0] == "A")
-        + sum(1.0 for c in side if c[0] == "K")
-    )
-
-
-@lru_cache(maxsize=64)
-def _fit_stats(kind: str, size: int) -> tuple[float, float]:
-    """Mean and standard deviation of :func:`_fit` over random hands of ``size`` cards (seeded)."""
-    rng = random.Random(f"mizerka-heuristic:{kind}:{size}")
-    values = [_fit(kind, "H", rng.sample(DECK, size)) for _ in range(1500)]
-    return statistics.fmean(values), statistics.pstdev(values) or 1.0
-
-
-def _z(kind: str, trump: str | None, hand: Sequence[str]) -> float:
-    if not hand:
-        return 0.0
-    mean, sd = _fit_stats(kind, len(hand))
-    return (_fit(kind, trump, hand) - mean) / sd
-
-
-def _kind(info: game_pb2.ContractInfo | None, trump: str | None) -> str:
-    if info is not None and info.minus:
-        return "minus"
-    return "trump" if trump else "notrump"
-
-
-# ------------------------------------------------------------------------------- helpers
-def _suit_len(cards: Iterable[str]) -> dict[str, int]:
-    out = dict.fromkeys(SUITS, 0)
-    for c in cards:
-        out[c[1]] += 1
-    return out
-
-
-def _unseen(turn: Turn) -> set[str]:
-    """Cards that may still be in another hand: not mine, not played, not out of play to my knowledge."""
-    me = turn.view.players[turn.seat]
-    out = set(DECK) - set(turn.hand) - turn.played_cards - set(me.discarded)
-    if turn.view.talon_known:
-        out -= set(turn.view.talon)
-    return out
-
-
-def _is_master(card: str, unseen: set[str]) -> bool:
-    """No unseen card of the suit ranks higher."""
-    r = rank(card)
-    return not any(c[1] == card[1] and rank(c) > r for c in unseen)
 
 
 class HeuristicBot(Bot):
@@ -112,9 +55,8 @@ class HeuristicBot(Bot):
         hand = turn.hand
         best, best_z = options[0], float("-inf")
         for name, named_trump in options:
-            info = turn.contracts.get(name)
-            trump = named_trump or (info.trump if info is not None else "") or None
-            z = _z(_kind(info, trump), trump, hand)
+            trump = contract_trump(turn, name, named_trump)
+            z = fit_z(contract_kind(turn.contracts.get(name), trump), trump, hand)
             if z > best_z:
                 best, best_z = (name, named_trump), z
         return turn.choose(*best)
@@ -139,13 +81,13 @@ class HeuristicBot(Bot):
         minus, trump = turn.minus, turn.trump
         if turn.pick:
             pool = hand + turn.talon
-            lengths = _suit_len(pool)
+            lengths = suit_lengths(pool)
             ranked = sorted(pool, key=lambda c: _value(c, minus, trump, lengths), reverse=True)
             keep = set(ranked[: len(hand)])
             discard = [c for c in hand if c not in keep]
             take = [c for c in turn.talon if c in keep]
             return turn.exchange(discard[: turn.max_exchange], take[: turn.max_exchange])
-        lengths = _suit_len(hand)
+        lengths = suit_lengths(hand)
         unknown = [c for c in DECK if c not in set(hand)]
         expected = statistics.fmean(_value(c, minus, trump, lengths) for c in unknown)
         margin = 1.0
@@ -158,9 +100,9 @@ class HeuristicBot(Bot):
         legal = turn.legal_cards
         if len(legal) == 1:
             return turn.play(legal[0])
-        unseen = _unseen(turn)
+        unseen = unseen_cards(turn)
         if turn.minus:
-            card = self._play_minus(turn, legal, unseen)
+            card = minus_play(turn, legal, unseen)
         else:
             card = self._play_plus(turn, legal, unseen)
         return turn.play(card)
@@ -168,10 +110,10 @@ class HeuristicBot(Bot):
     def _play_plus(self, turn: Turn, legal: list[str], unseen: set[str]) -> str:
         trump = turn.trump
         hand = turn.hand
-        lengths = _suit_len(hand)
+        lengths = suit_lengths(hand)
         if turn.leading:
             unseen_trumps = sum(1 for c in unseen if c[1] == trump) if trump else 0
-            masters = [c for c in legal if _is_master(c, unseen)]
+            masters = [c for c in legal if is_master(c, unseen)]
             if trump and unseen_trumps:
                 trump_masters = [c for c in masters if c[1] == trump]
                 if trump_masters:
@@ -179,7 +121,7 @@ class HeuristicBot(Bot):
             side_masters = [c for c in masters if c[1] != trump]
             if side_masters:
                 # Prefer a suit the others still hold (so it is followed, not ruffed), then the highest.
-                return max(side_masters, key=lambda c: (_holds(unseen, c[1]), rank(c)))
+                return max(side_masters, key=lambda c: (count_in_suit(unseen, c[1]), rank(c)))
             if masters:
                 return max(masters, key=rank)
             side = [c for c in legal if c[1] != trump] or legal
@@ -191,45 +133,11 @@ class HeuristicBot(Bot):
         if winners:
             if last:
                 return min(winners, key=lambda c: (c[1] == trump, rank(c)))
-            safe = [c for c in winners if _is_master(c, unseen) and (c[1] == trump or not _ruff_risk(turn, c, unseen))]
+            safe = [c for c in winners if is_master(c, unseen) and (c[1] == trump or not ruff_risk(turn, c, unseen))]
             pool = safe or winners
             return min(pool, key=lambda c: (c[1] == trump, rank(c)))
         # Cannot win: throw the cheapest card, preferably a side card of a short suit.
         return min(legal, key=lambda c: (c[1] == trump, rank(c), lengths[c[1]]))
-
-    def _play_minus(self, turn: Turn, legal: list[str], unseen: set[str]) -> str:
-        hand = turn.hand
-        lengths = _suit_len(hand)
-        if turn.leading:
-            def risk(c: str) -> tuple[bool, int, int]:
-                below = sum(1 for u in unseen if u[1] == c[1] and rank(u) < rank(c))
-                above = sum(1 for u in unseen if u[1] == c[1] and rank(u) > rank(c))
-                return (above == 0, below, rank(c))
-
-            return min(legal, key=risk)
-        _, best = turn.winning  # type: ignore[misc]
-        following = legal[0][1] == turn.led_suit
-        if following:
-            losers = [c for c in legal if not beats(c, best, None)]
-            if losers:
-                return max(losers, key=rank)
-            return max(legal, key=rank)
-        # Void in the led suit: throw the most dangerous card (high, in a short suit).
-        return max(legal, key=lambda c: (rank(c), -lengths[c[1]]))
-
-
-def _holds(unseen: set[str], s: str) -> int:
-    return sum(1 for c in unseen if c[1] == s)
-
-
-def _ruff_risk(turn: Turn, card: str, unseen: set[str]) -> bool:
-    """A later player might be void in the suit and ruff (only a guess: few unseen cards left of it)."""
-    trump = turn.trump
-    if not trump or card[1] == trump:
-        return False
-    if not any(c[1] == trump for c in unseen):
-        return False
-    return _holds(unseen, card[1]) < turn.to_play_after_me
 
 
 def _value(card: str, minus: bool, trump: str | None, lengths: dict[str, int]) -> float:

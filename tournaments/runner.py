@@ -1,0 +1,297 @@
+"""Running a league with trio: a local referee (unless one is given), supervised bot processes, and
+the schedule played through the referee's Arena API with every result stored as it comes.
+
+Resume is by construction: the schedule is stored once, each result is written exactly once
+(``finish_league_game`` only moves a game to FINISHED once), and a game whose match was lost (the
+runner or the referee died) is played again from its seed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import os
+import secrets
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import grpc
+import trio
+
+from mizerka.v1 import arena_pb2
+from server.store import FINISHED, RUNNING, Store, StoreError
+from tournaments.arena_client import RETRYABLE, ArenaClient
+from tournaments.config import BotSpec, League
+from tournaments.schedule import Slot, schedule
+from tournaments.stats import GameResult, Standings, standings
+
+BIN = Path(sys.executable).parent
+Report = Callable[[str, dict[str, Any]], None]
+
+
+def _die_with_parent() -> None:
+    """Child processes get SIGTERM when the runner dies, even by kill -9 (Linux prctl)."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+async def _stop(process: trio.Process, grace_s: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL after ``grace_s``; safe to call from a cancelled scope."""
+    with trio.CancelScope(shield=True):
+        if process.returncode is None:
+            process.terminate()
+            with trio.move_on_after(grace_s):
+                await process.wait()
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+
+
+def fingerprint(league: League) -> dict[str, Any]:
+    """What the schedule and the meaning of its results depend on."""
+    return {
+        "preset": league.preset, "options": league.options, "bots": [b.name for b in league.bots],
+        "format": league.format, "candidate": league.candidate, "seatings": league.seatings,
+        "games_per_table": league.games_per_table, "seed": league.seed, "clock": dataclasses.asdict(league.clock),
+    }
+
+
+def load_results(store: Store, league: League) -> Standings:
+    rows = store.league_games(league.name)
+    games = [
+        GameResult(r["key"], r["unit"], tuple(r["seats"]), tuple(r["totals"]), tuple(r["faults"]))
+        for r in rows if r["status"] == FINISHED
+    ]
+    bots = store.league_bots(league.name)
+    return standings(
+        [b.name for b in league.bots], games, {b["name"]: b["crashes"] for b in bots},
+        [b["name"] for b in bots if b["disabled"]],
+    )
+
+
+class LocalReferee:
+    """`mizerka serve` as a child process on the league's database, restarted if it dies."""
+
+    def __init__(self, league: League, admin_token: str, report: Report) -> None:
+        self.league = league
+        self.admin_token = admin_token
+        self.report = report
+        self.port = 0
+        self.address = ""
+        self.up = trio.Event()
+        self.restarts = 0
+
+    async def run(self, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+        logs = self.league.data / "logs"
+        ready = logs / "referee.ready"
+        while True:
+            ready.unlink(missing_ok=True)
+            command = [
+                str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--db", str(self.league.db_path), "--admin-token", self.admin_token, "--log-format", "json",
+                "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
+            ]
+            with open(logs / "referee.log", "ab") as log:
+                process = await trio.lowlevel.open_process(
+                    command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent
+                )
+            try:
+                with trio.fail_after(30):
+                    while not (ready.exists() and ready.read_text().strip()):
+                        if process.poll() is not None:
+                            raise RuntimeError(f"the referee exited at start; see {logs / 'referee.log'}")
+                        await trio.sleep(0.05)
+                self.address = ready.read_text().strip()
+                self.port = int(self.address.rsplit(":", 1)[1])
+                self.up.set()
+                task_status.started(self.address)
+                task_status = trio.TASK_STATUS_IGNORED
+                code = await process.wait()
+            finally:
+                await _stop(process)
+            self.up = trio.Event()
+            self.restarts += 1
+            self.report("referee-restart", {"code": code, "restarts": self.restarts})
+            if self.restarts > 20:
+                raise RuntimeError("the referee keeps dying; see its log")
+
+
+class LeagueRunner:
+    def __init__(self, league: League, store: Store, client: ArenaClient, report: Report,
+                 referee: LocalReferee | None = None) -> None:
+        self.league = league
+        self.store = store
+        self.client = client
+        self.report = report
+        self.referee = referee
+        self.bots: dict[str, dict[str, Any]] = {}
+        self.limiter = trio.CapacityLimiter(league.concurrency)
+
+    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A blocking Arena call in a thread; retried while the referee is unreachable."""
+        delay = 0.1
+        while True:
+            try:
+                return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+            except grpc.RpcError as e:
+                if e.code() not in RETRYABLE:
+                    raise
+                if self.referee is not None:
+                    await self.referee.up.wait()
+                await trio.sleep(delay)
+                delay = min(delay * 2, 2.0)
+
+    # ---------------------------------------------------------------------------------- bots
+    async def register_bots(self) -> None:
+        for spec in self.league.bots:
+            row = self.store.league_bot(self.league.name, spec.name)
+            if row is None:
+                bot_id, token = await self._call(self.client.register, f"{spec.name}@{self.league.name}")
+                self.store.add_league_bot(self.league.name, spec.name, bot_id, token)
+                row = self.store.league_bot(self.league.name, spec.name)
+            assert row is not None
+            self.bots[spec.name] = row
+            if spec.remote:
+                self.report("remote-bot", {"bot": spec.name, "token": row["token"]})
+
+    async def supervise(self, spec: BotSpec) -> None:
+        """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
+        league = self.league
+        row = self.bots[spec.name]
+        env = dict(
+            os.environ, MIZERKA_SERVER=self.client.address, MIZERKA_TOKEN=row["token"],
+            MIZERKA_PARALLEL=str(league.concurrency), PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        )
+        while not row["disabled"]:
+            if self.referee is not None:
+                await self.referee.up.wait()
+                env["MIZERKA_SERVER"] = self.referee.address
+            with open(league.data / "logs" / f"{spec.name}.log", "ab") as log:
+                try:
+                    process = await trio.lowlevel.open_process(
+                        list(spec.command), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                        preexec_fn=_die_with_parent,
+                    )
+                except OSError as e:
+                    process, why = None, f"could not be started: {e}"
+            if process is not None:
+                try:
+                    why = await self._watch(spec, row, process)
+                finally:
+                    await _stop(process)
+            crashes = self.store.count_crash(league.name, spec.name)
+            row["crashes"] = crashes
+            if crashes >= league.max_crashes:
+                reason = f"disabled after {crashes} crashes (last: {why}); its remaining games are forfeits"
+                self.store.disable_league_bot(league.name, spec.name, reason)
+                row["disabled"] = reason
+                self.report("bot-disabled", {"bot": spec.name, "reason": reason})
+                return
+            self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
+            await trio.sleep(min(0.2 * 2**crashes, 5.0))
+
+    async def _watch(self, spec: BotSpec, row: dict[str, Any], process: trio.Process) -> str:
+        """Wait for the process to connect (startup deadline), then for it to exit; returns why it ended."""
+        timeout = self.league.startup_timeout_s
+        with trio.move_on_after(timeout) as startup:
+            while (await self._call(self.client.streams, row["bot_id"])) < 1:
+                if process.poll() is not None:
+                    return f"exited with code {process.returncode} before connecting"
+                await trio.sleep(0.05)
+        if startup.cancelled_caught:
+            return f"did not connect within {timeout:g} s"
+        return f"exited with code {await process.wait()}"
+
+    # ---------------------------------------------------------------------------------- games
+    async def play(self, slot: Slot) -> None:
+        async with self.limiter:
+            row = next(r for r in self.store.league_games(self.league.name) if r["key"] == slot.key)
+            match_id = row["match_id"] if row["status"] == RUNNING else None
+            while True:
+                if match_id is None:
+                    forfeits = [s for s, name in enumerate(slot.seats) if self.bots[name]["disabled"]]
+                    seats = [self.bots[name]["bot_id"] for name in slot.seats]
+                    match_id = await self._call(
+                        self.client.create, self.league.preset, self.league.options, slot.seed, self.league.clock,
+                        seats, forfeits,
+                    )
+                    self.store.start_league_game(self.league.name, slot.key, match_id)
+                match = await self._finished(match_id)
+                if match is not None and match.status == arena_pb2.MATCH_STATUS_FINISHED and match.results:
+                    self._record(slot, match)
+                    return
+                self.report("replay", {"game": slot.key, "match": match_id})
+                match_id = None  # lost (aborted, or unknown to a referee on a new database): replay the seed
+
+    async def _finished(self, match_id: str) -> arena_pb2.Match | None:
+        while True:
+            try:
+                match = await self._call(self.client.wait, match_id, 1000)
+            except grpc.RpcError as e:
+                if e.code() == grpc.StatusCode.NOT_FOUND:
+                    return None
+                raise
+            if match.status in (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED):
+                return match
+
+    def _record(self, slot: Slot, match: arena_pb2.Match) -> None:
+        game = match.results[0]
+        faults = [
+            {"timeouts": s.timeouts, "refusals": s.refusals, "defaults": s.defaults_applied,
+             "forfeits": int(s.forfeited), "disconnects": int(s.disconnected)}
+            for s in game.seats
+        ]
+        if self.store.finish_league_game(self.league.name, slot.key, match.match_id, list(game.totals), faults):
+            self.report("game", {"game": slot.key, "seats": list(slot.seats), "totals": list(game.totals)})
+
+
+async def run_league(league: League, report: Report, server: str | None = None, admin_token: str | None = None,
+                     fresh: bool = False) -> Standings:
+    """Play every unfinished game of the league; returns the standings."""
+    (league.data / "logs").mkdir(parents=True, exist_ok=True)
+    store = Store(league.db_path)
+    try:
+        if fresh:
+            store.drop_league(league.name)
+        if server is not None and not admin_token:
+            raise StoreError("--server needs the referee's admin token (--admin-token or MIZERKA_ADMIN_TOKEN)")
+        token = store.open_league(league.name, fingerprint(league), admin_token or secrets.token_urlsafe(24))
+        slots = schedule(league)
+        store.add_schedule(league.name, [
+            {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed} for i, s in enumerate(slots)
+        ])
+        finished = {r["key"] for r in store.league_games(league.name) if r["status"] == FINISHED}
+        todo = [s for s in slots if s.key not in finished]
+        report("start", {"total": len(slots), "done": len(finished), "todo": len(todo)})
+        if todo:
+            await _play(league, store, report, server, admin_token or token, todo)
+        result = load_results(store, league)
+        report("end", {"games": result.games})
+        return result
+    finally:
+        store.close()
+
+
+async def _play(league: League, store: Store, report: Report, server: str | None, token: str, todo: list[Slot]) -> None:
+    async with trio.open_nursery() as nursery:
+        referee = None
+        if server is None:
+            referee = LocalReferee(league, token, report)
+            server = await nursery.start(referee.run)
+        client = ArenaClient(server, token)
+        runner = LeagueRunner(league, store, client, report, referee)
+        await runner.register_bots()
+        for spec in league.bots:
+            if not spec.remote:
+                nursery.start_soon(runner.supervise, spec)
+        async with trio.open_nursery() as games:
+            for slot in todo:
+                games.start_soon(runner.play, slot)
+        nursery.cancel_scope.cancel()  # every game is stored: stop the bots and the referee
+    client.close()
