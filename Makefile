@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine venv proto clean
+.PHONY: demo test bench-engine bench-referee venv proto clean
 
 venv: $(STAMP)
 
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/mizerka demo
+	$(BIN)/mizerka league run tournaments/demo.toml --fresh
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
@@ -23,6 +23,9 @@ test: $(STAMP)
 bench-engine: $(STAMP)
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[bench]'
 	$(BIN)/python tests/bench/bench_engine.py
+
+bench-referee: $(STAMP)
+	$(BIN)/python tests/bench/bench_referee.py
 
 # Regenerate the Python stubs the SDK ships from proto/ (tests check they are current).
 proto: $(STAMP)

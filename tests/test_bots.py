@@ -1,5 +1,6 @@
 """The example bots (mizerka.bots) through server/selfplay.py: legal play in every preset, and the
-heuristic measurably better than random in duplicate play.
+heuristic, greedy and cautious bots measurably better than random in duplicate play. Also the
+launch contract's MIZERKA_PARALLEL (flag > environment > 1).
 
 Deterministic: fixed seeds, seeded bots; no timing assertions.
 """
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 import pytest
 import mizerka
-from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
+import mizerka.cli
+import mizerka.runtime
+from mizerka.bots import BOTS, CautiousBot, GreedyBot, HeuristicBot, RandomBot, make_factory
+from mizerka.runtime import ENV_PARALLEL, parallel_setting
 from server.engine.rules import PRESETS, load_ruleset
 from server.selfplay import MAX_RETRIES, compare, play_game, seatings
 
@@ -24,7 +28,7 @@ def _check_clean(totals, rules):
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize("bot", ["heuristic", "random"])
+@pytest.mark.parametrize("bot", ["heuristic", "random", "greedy", "cautious"])
 def test_bot_plays_full_games_without_a_refusal(preset, bot):
     rules = load_ruleset(preset)
     make = BOTS[bot]
@@ -168,3 +172,89 @@ def test_default_applied_when_even_the_fallback_is_refused(monkeypatch):
     assert totals.defaults[0] == plays and len(events) == plays
     assert totals.refusals[0] == 2 * plays  # the bot's card, then the fallback: no more
     assert all(e.reason == events_pb2.DEFAULT_REASON_REFUSED for e in events)
+
+
+def test_new_styles_are_registered():
+    assert BOTS["greedy"] is GreedyBot and BOTS["cautious"] is CautiousBot
+    assert isinstance(make_factory("greedy", seed=1)(), GreedyBot)  # no seed parameter: the class itself
+
+
+def test_majors_greedy_announces_cautious_never():
+    rules = load_ruleset("manni-major")
+    # Seed 0 deals greedy hands with 5+ aces and kings: it announces (and plays) majors legally.
+    totals = play_game([GreedyBot(), GreedyBot(), HeuristicBot()], rules, seed=0)
+    _check_clean(totals, rules)
+    assert any(r.contract.endswith(" major") for r in totals.results)
+    totals = play_game([CautiousBot(), CautiousBot(), CautiousBot()], rules, seed=0)
+    _check_clean(totals, rules)
+    assert not any(r.contract.endswith(" major") for r in totals.results)
+
+
+@pytest.mark.parametrize("bot", [GreedyBot, CautiousBot])
+def test_new_styles_beat_random_in_duplicate_play(bot):
+    # 3 seed sets x 6 seatings: enough here (measured with 8 sets: greedy - random +57.8, CI +53.0 .. +62.6;
+    # cautious - random +58.4, CI +53.4 .. +63.4 points/game).
+    stats = compare(bot, make_factory("random", seed=100), "mizerka", games=3, seed="bots-test")
+    print(f"\n{bot.name} (A) vs random (B): {stats}")
+    assert stats.refusals == (0, 0) and stats.fallbacks == (0, 0)
+    assert stats.mean_a > 0 > stats.mean_b
+    lo, _ = stats.ci95
+    assert lo > 0, f"the 95% CI of {bot.name} - random includes 0: {stats}"
+
+
+# ------------------------------------------------------------------- MIZERKA_PARALLEL
+def test_parallel_setting_flag_over_env_over_one(monkeypatch):
+    monkeypatch.delenv(ENV_PARALLEL, raising=False)
+    assert parallel_setting() == 1
+    assert parallel_setting(3) == 3
+    monkeypatch.setenv(ENV_PARALLEL, " 4 ")
+    assert parallel_setting() == 4
+    assert parallel_setting(2) == 2  # the flag wins
+    monkeypatch.setenv(ENV_PARALLEL, "")
+    assert parallel_setting() == 1
+    for bad in ("0", "-2", "two", "1.5"):
+        monkeypatch.setenv(ENV_PARALLEL, bad)
+        with pytest.raises(mizerka.MizerkaError, match=ENV_PARALLEL):
+            parallel_setting()
+        assert parallel_setting(5) == 5  # a flag makes a bad environment irrelevant
+    with pytest.raises(ValueError):
+        parallel_setting(0)
+
+
+def test_cli_and_run_honour_mizerka_parallel(monkeypatch, capsys):
+    seen = []
+
+    def fake_run(factory, server, token, *, parallel, **kw):
+        seen.append(parallel)
+        return mizerka.RunStats()
+
+    monkeypatch.setattr(mizerka.cli, "run", fake_run)
+    monkeypatch.delenv(ENV_PARALLEL, raising=False)
+    assert mizerka.cli.main(["random", "--token", "t"]) == 0
+    monkeypatch.setenv(ENV_PARALLEL, "6")
+    assert mizerka.cli.main(["greedy", "--token", "t"]) == 0
+    assert mizerka.cli.main(["cautious", "--token", "t", "--parallel", "2"]) == 0
+    assert seen == [1, 6, 2]
+    monkeypatch.setenv(ENV_PARALLEL, "lots")
+    assert mizerka.cli.main(["random", "--token", "t"]) == 2
+    assert mizerka.cli.main(["random", "--token", "t", "--parallel", "0"]) == 2
+    assert "MIZERKA_PARALLEL" in capsys.readouterr().err
+
+    # mizerka.run / run_async: the streams opened follow the same rule.
+    opened = []
+
+    class FakeRunner:
+        def __init__(self, factory, server, token, parallel, *args):
+            opened.append(parallel)
+
+        async def run(self):
+            pass
+
+    monkeypatch.setattr(mizerka.runtime, "_Runner", FakeRunner)
+    monkeypatch.setenv(ENV_PARALLEL, "3")
+    mizerka.run(RandomBot, token="t")
+    mizerka.run(RandomBot, token="t", parallel=1)
+    mizerka.run(RandomBot(), token="t")  # one Bot instance plays one stream, whatever the environment says
+    monkeypatch.delenv(ENV_PARALLEL)
+    mizerka.run(RandomBot, token="t")
+    assert opened == [3, 1, 1, 1]

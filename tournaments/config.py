@@ -57,6 +57,7 @@ class League:
         return next(b for b in self.bots if b.name == name)
 
 
+_WORDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list", dict: "a table"}
 _TOP = {
     "name": str, "preset": str, "options": dict, "clock": dict, "bots": list, "format": str, "candidate": str,
     "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "data": str,
@@ -73,8 +74,8 @@ def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
         wants = schema[key] if isinstance(schema[key], tuple) else (schema[key],)
         # TOML true/false are Python bools, which are ints too: refuse them where a number is wanted.
         if not isinstance(value, wants) or isinstance(value, bool) and bool not in wants:
-            names = "/".join(t.__name__ for t in wants)
-            raise LeagueError(f"{where}: {key} must be a {names}, got {value!r}")
+            names = " or ".join(dict.fromkeys(_WORDS[t] for t in wants))
+            raise LeagueError(f"{where}: {key} must be {names}, got {value!r}")
 
 
 def _bot(raw: Any, i: int, where: str) -> BotSpec:
@@ -149,7 +150,7 @@ def parse_league(text: str, path: Path) -> League:
     name = raw["name"].strip()
     if not name:
         raise LeagueError(f"{where}: name must not be empty")
-    data = path.parent / raw.get("data", f"data/{name}")
+    data = Path(raw.get("data", f"data/{name}"))  # relative to where the runner is started
     return League(
         name=name, path=path, preset=preset, options=dict(options), rules=rules, clock=clock, bots=bots, format=fmt,
         candidate=candidate, seatings=seatings, games_per_table=values["games_per_table"],

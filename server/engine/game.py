@@ -462,6 +462,8 @@ class Game:
     def _play(self, seat: int, card: int) -> None:
         hands = self.hands
         hand = hands[seat]
+        if not 0 <= card < 52:
+            raise IllegalAction("CARD_NOT_HELD", f"{card!r} is not a card (0..51); you hold {_hold_text(hand)}")
         bit = 1 << card
         if not hand & bit:
             raise IllegalAction("CARD_NOT_HELD", f"you do not hold {CARD_TEXT[card]}; you hold {_hold_text(hand)}")

@@ -388,6 +388,45 @@ async def echo(server: Server, streams: int, seconds: float) -> tuple[int, list[
     return state["count"], rtts, window
 
 
+class MemoryPort:
+    """A SeatPort in memory whose bot answers inside ``send``: what the referee costs without gRPC."""
+
+    def __init__(self, counter: list[int]) -> None:
+        self.inbox: asyncio.Queue[referee_pb2.BotMessage] = asyncio.Queue()
+        self.counter = counter
+
+    async def send(self, message: referee_pb2.RefereeMessage) -> None:
+        if message.WhichOneof("message") == "decision_request":
+            self.counter[0] += 1
+            self.inbox.put_nowait(referee_pb2.BotMessage(action=legal(message.decision_request)))
+
+    async def receive(self) -> referee_pb2.BotMessage:
+        return await self.inbox.get()
+
+
+async def referee_logic(seconds: float) -> tuple[int, float, float]:
+    """Whole games of ``mizerka`` through GameRunner on MemoryPorts, in this process, for about
+    ``seconds``: (decisions, wall seconds, CPU seconds)."""
+    import logging
+
+    import structlog
+
+    from server.engine.rules import load_ruleset
+    from server.referee.clock import ClockSettings
+    from server.referee.match import GameRunner
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))  # no "game finished" lines
+    rules, clock = load_ruleset("mizerka"), ClockSettings()
+    counter = [0]
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    index = 0
+    while time.perf_counter() - t0 < seconds:
+        ports = [MemoryPort(counter) for _ in range(rules.players)]
+        await GameRunner("bench", rules, f"bench/{index}", index, ports, ["a", "b", "c"], clock, GAMES).run()
+        index += 1
+    return counter[0], time.perf_counter() - t0, time.process_time() - cpu0
+
+
 def strike_overshoots(log_path: Path, w: Window) -> list[float]:
     """overshoot_ms of every timeout strike the referee logged inside the window (by the log's timestamps)."""
     out = []
@@ -447,6 +486,11 @@ async def run(args: argparse.Namespace) -> int:
             p.sort_stats("tottime").print_stats(30)
             p.sort_stats("cumulative").print_stats(40)
             return 0
+
+        decisions, wall, cpu = await referee_logic(min(args.seconds, 5.0))
+        logic_us = cpu / max(1, decisions) * 1e6
+        print(f"          of which the referee's own logic: {logic_us:,.0f} us per decision  (GameRunner on in-memory"
+              f" ports, no gRPC, in this process: {decisions / wall:,.0f} decisions/s on one core)")
 
         # 2. bare grpc.aio echo --------------------------------------------------------------
         echo_rates, echo_us = {}, {}

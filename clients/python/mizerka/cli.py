@@ -1,7 +1,8 @@
 """``mizerka-bot NAME [--server HOST:PORT] [--token T] [--parallel N] [--games N]``: run a built-in bot.
 
-The launch contract of every bot program: the server address comes from ``MIZERKA_SERVER`` and the
-token from ``MIZERKA_TOKEN``; ``--server`` and ``--token`` override them.
+The launch contract of every bot program: the server address comes from ``MIZERKA_SERVER``, the
+token from ``MIZERKA_TOKEN`` and the number of games to play at once from ``MIZERKA_PARALLEL``
+(default 1); ``--server``, ``--token`` and ``--parallel`` override them.
 """
 
 from __future__ import annotations
@@ -11,7 +12,15 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from mizerka.runtime import DEFAULT_SERVER, ENV_SERVER, ENV_TOKEN, MizerkaError, run
+from mizerka.runtime import (
+    DEFAULT_SERVER,
+    ENV_PARALLEL,
+    ENV_SERVER,
+    ENV_TOKEN,
+    MizerkaError,
+    parallel_setting,
+    run,
+)
 
 __all__ = ["main", "build_parser"]
 
@@ -22,12 +31,14 @@ def build_parser(prog: str = "mizerka-bot") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=prog,
         description="Connect a built-in Mizerka bot to a referee and play the games it is seated in.",
-        epilog=f"Environment: {ENV_SERVER} (default {DEFAULT_SERVER}) and {ENV_TOKEN}; flags override them.",
+        epilog=f"Environment: {ENV_SERVER} (default {DEFAULT_SERVER}), {ENV_TOKEN} and {ENV_PARALLEL} (default 1); "
+        "flags override them.",
     )
     p.add_argument("bot", metavar="NAME", choices=sorted(BOTS), help=f"the bot: {', '.join(sorted(BOTS))}")
     p.add_argument("--server", help=f"referee address HOST:PORT (default: ${ENV_SERVER} or {DEFAULT_SERVER})")
     p.add_argument("--token", help=f"the bot's token (default: ${ENV_TOKEN})")
-    p.add_argument("--parallel", type=int, default=1, metavar="N", help="Play streams (seats) to open (default 1)")
+    p.add_argument("--parallel", type=int, default=None, metavar="N",
+                   help=f"games to play at once, one Play stream each (default: ${ENV_PARALLEL} or 1)")
     p.add_argument("--games", type=int, default=None, metavar="N", help="stop after N games (default: never)")
     p.add_argument("--name", help="name sent in Hello (default: the bot's)")
     p.add_argument("--seed", type=int, default=None, help="seed for bots that draw random numbers")
@@ -40,8 +51,13 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot") -> int:
     from mizerka.bots import make_factory
 
     args = build_parser(prog).parse_args(list(sys.argv[1:] if argv is None else argv))
-    if args.parallel < 1:
+    if args.parallel is not None and args.parallel < 1:
         print(f"{prog}: error: --parallel must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        parallel = parallel_setting(args.parallel)
+    except MizerkaError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
     if args.games is not None and args.games < 1:
         print(f"{prog}: error: --games must be at least 1", file=sys.stderr)
@@ -50,7 +66,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot") -> int:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("mizerka").setLevel(min(level, logging.INFO))
     try:
-        stats = run(make_factory(args.bot, seed=args.seed), args.server, args.token, parallel=args.parallel,
+        stats = run(make_factory(args.bot, seed=args.seed), args.server, args.token, parallel=parallel,
                     games=args.games, name=args.name)
     except MizerkaError as e:
         print(f"{prog}: {e}", file=sys.stderr)

@@ -15,7 +15,8 @@ FAILED_PRECONDITION, RESOURCE_EXHAUSTED (and a few other codes no retry can fix)
 :class:`RefereeRefused`, which names the cause. Ctrl-C or cancelling the task closes every stream.
 
 The launch contract of every bot program: the server address comes from ``MIZERKA_SERVER``, the
-token from ``MIZERKA_TOKEN``; explicit arguments (command-line flags) override them.
+token from ``MIZERKA_TOKEN``, the number of games it may be seated in at once (streams to open)
+from ``MIZERKA_PARALLEL`` (default 1); explicit arguments (command-line flags) override them.
 """
 
 from __future__ import annotations
@@ -37,12 +38,14 @@ from mizerka.v1 import game_pb2, referee_pb2, referee_pb2_grpc
 
 __all__ = [
     "DEFAULT_SERVER",
+    "ENV_PARALLEL",
     "ENV_SERVER",
     "ENV_TOKEN",
     "MizerkaError",
     "RefereeRefused",
     "RunStats",
     "launch_settings",
+    "parallel_setting",
     "run",
     "run_async",
 ]
@@ -51,6 +54,7 @@ log = logging.getLogger("mizerka")
 
 ENV_SERVER = "MIZERKA_SERVER"
 ENV_TOKEN = "MIZERKA_TOKEN"
+ENV_PARALLEL = "MIZERKA_PARALLEL"
 DEFAULT_SERVER = "127.0.0.1:50051"
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
@@ -110,6 +114,29 @@ def launch_settings(server: str | None = None, token: str | None = None) -> tupl
     if not token:
         raise MizerkaError(f"no bot token: set {ENV_TOKEN} or pass --token (Arena.RegisterBot gives one)")
     return server, token
+
+
+def parallel_setting(parallel: int | None = None) -> int:
+    """How many Play streams to open: ``parallel`` (the ``--parallel`` flag) if given, else
+    MIZERKA_PARALLEL (set by the league runner: the games the bot may be seated in at once), else 1.
+
+    An explicit value below 1 is a ValueError; a MIZERKA_PARALLEL that is not a whole number of at
+    least 1 is a :class:`MizerkaError` (a broken launch, said plainly rather than guessed around).
+    """
+    if parallel is not None:
+        if parallel < 1:
+            raise ValueError("parallel must be at least 1")
+        return parallel
+    text = os.environ.get(ENV_PARALLEL, "").strip()
+    if not text:
+        return 1
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise MizerkaError(f"{ENV_PARALLEL}={text!r}: expected a whole number of streams, at least 1")
+    return value
 
 
 def _backoff(failures: int, initial: float, cap: float) -> float:
@@ -359,7 +386,7 @@ async def run_async(
     server: str | None = None,
     token: str | None = None,
     *,
-    parallel: int = 1,
+    parallel: int | None = None,
     games: int | None = None,
     name: str | None = None,
     version: str | None = None,
@@ -372,16 +399,24 @@ async def run_async(
 ) -> RunStats:
     """Play on ``parallel`` streams until ``games`` games are over (None: until cancelled).
 
+    ``parallel`` None means MIZERKA_PARALLEL, else 1 (:func:`parallel_setting`). A single Bot
+    instance (not a factory) plays one stream: a larger MIZERKA_PARALLEL is then ignored with a
+    warning, while an explicit ``parallel`` above 1 is a ValueError.
+
     ``games`` counts GameEnds over all streams; when it is reached, idle streams close at once and
     streams in a game close after that game (so a few more games may finish). ``max_reconnects``
     bounds consecutive failed connection attempts per stream (None: retry for ever). ``threaded``
     runs the bot's ``decide`` in a worker thread, so one slow bot does not stall the other streams.
     Raises :class:`RefereeRefused` (bad token, ...) or :class:`MizerkaError`.
     """
-    if parallel < 1:
-        raise ValueError("parallel must be at least 1")
     if games is not None and games < 1:
         raise ValueError("games must be at least 1 (or None for no limit)")
+    explicit = parallel is not None
+    parallel = parallel_setting(parallel)
+    if isinstance(bot_factory, Bot) and parallel > 1 and not explicit:
+        log.warning("%s=%d, but one Bot instance can play only one stream: opening 1 (pass the Bot class "
+                    "or a factory to play %d games at once)", ENV_PARALLEL, parallel, parallel)
+        parallel = 1
     server, token = launch_settings(server, token)
     stats = stats if stats is not None else RunStats()
     runner = _Runner(
@@ -397,7 +432,7 @@ def run(
     server: str | None = None,
     token: str | None = None,
     *,
-    parallel: int = 1,
+    parallel: int | None = None,
     games: int | None = None,
     name: str | None = None,
     version: str | None = None,

@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mizerka.bot import Bot
 from mizerka.bots.common import (
     contract_trump,
@@ -72,23 +74,7 @@ class CautiousBot(Bot):
         if turn.max_exchange == 0:
             return turn.exchange()
         hand = turn.hand
-        if turn.minus:
-            def value(c: str) -> float:
-                return -rank(c)
-
-            def candidate(c: str) -> bool:
-                return rank(c) >= HIGH_FROM
-        else:
-            trump = turn.trump
-            lengths = suit_lengths(hand)
-            keep_suit = trump or max(lengths, key=lambda s: lengths[s])
-
-            def value(c: str) -> float:
-                return rank(c) + (13 if c[1] == trump else 0)
-
-            def candidate(c: str) -> bool:
-                return c[1] != keep_suit and rank(c) < LOW_BELOW
-
+        value, candidate = _exchange_rule(hand, turn.minus, turn.trump)
         if turn.pick:
             discard, take = pick_swap(hand, turn.talon, value, turn.max_exchange, candidate)
             return turn.exchange(discard, take)
@@ -127,3 +113,14 @@ class CautiousBot(Bot):
         if winners:
             return min(winners, key=low)
         return min(legal, key=low)
+
+
+def _exchange_rule(
+    hand: list[str], minus: bool, trump: str | None
+) -> tuple[Callable[[str], float], Callable[[str], bool]]:
+    """(what a card is worth to keep, which hand cards may go) for the exchange."""
+    if minus:
+        return (lambda c: -rank(c)), (lambda c: rank(c) >= HIGH_FROM)
+    lengths = suit_lengths(hand)
+    keep_suit = trump or max(lengths, key=lambda s: lengths[s])  # no-trump: the longest suit is "on-suit"
+    return (lambda c: rank(c) + (13 if c[1] == trump else 0)), (lambda c: c[1] != keep_suit and rank(c) < LOW_BELOW)

@@ -1,0 +1,225 @@
+"""Leagues: the schedule (pure), league files, standings against a hand computation, and whole
+leagues run by `mizerka league run` with real bot processes, a real referee and a real SQLite file,
+including kill -9 of the runner and of the referee."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce
+
+from server.store import Store
+from tournaments.config import LeagueError, load_league, parse_league
+from tournaments.runner import fingerprint
+from tournaments.schedule import schedule
+
+BIN = Path(sys.executable).parent
+MIZERKA = str(BIN / "mizerka")
+BOTS = ("heuristic", "greedy", "cautious", "random")
+THREE = 'bots = [{name = "a", command = "a"}, {name = "b", command = "b"}, {name = "c", command = "c"}]'
+
+
+def league_file(tmp: Path, name: str = "t", preset: str = "mizerka-short", bots: tuple[str, ...] = BOTS,
+                extra: str = "", commands: dict[str, str] | None = None) -> Path:
+    """A league of built-in bots (deterministic: random gets a seed)."""
+    lines = [f'name = "{name}"', f'preset = "{preset}"', 'seed = "fixed"', f'data = "{tmp / "data"}"', extra,
+             "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
+    for bot in bots:
+        command = (commands or {}).get(bot) or json.dumps(["mizerka-bot", bot.rstrip("0123456789"), "--seed", "1"])
+        lines += ["[[bots]]", f'name = "{bot}"', f"command = {command}"]
+    path = tmp / f"{name}.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# ------------------------------------------------------------------------------------ schedule
+def test_a_round_robin_schedule_balances_seats_and_shares_seeds_within_a_table(tmp_path: Path) -> None:
+    league = load_league(league_file(tmp_path, extra='seatings = "all"\ngames_per_table = 2'))
+    slots = schedule(league)
+    assert len(slots) == 4 * 6 * 2  # C(4,3) tables x 3! seatings x 2 seeds
+    seat_counts = Counter((bot, seat) for s in slots for seat, bot in enumerate(s.seats))
+    assert len(seat_counts) == 12 and set(seat_counts.values()) == {len(slots) * 3 // 12}  # each bot, each seat, equally
+    by_unit: dict[str, set[str]] = {}
+    for s in slots:
+        by_unit.setdefault(s.unit, set()).add(s.seed)
+        assert sorted(s.seats) == sorted(next(x.seats for x in slots if x.table == s.table))
+    assert all(len(seeds) == 1 for seeds in by_unit.values())  # a table's seatings share their seed
+    assert len({s.seed for s in slots}) == 4 * 2
+    assert schedule(league) == slots  # a pure function of the file
+
+
+def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
+    rotate = load_league(league_file(tmp_path, name="r"))
+    assert len(schedule(rotate)) == 4 * 3
+    gauntlet = load_league(league_file(tmp_path, name="g", bots=("heuristic", "greedy", "cautious", "random", "random2"),
+                                       extra='format = "gauntlet"\ncandidate = "heuristic"'))
+    slots = schedule(gauntlet)
+    assert len(slots) == 6 * 3 and all("heuristic" in s.seats for s in slots)  # C(4,2) tables x 3 rotations
+    assert Counter(s.seats.index("heuristic") for s in slots) == {0: 6, 1: 6, 2: 6}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("name = ", "not valid TOML"),
+    ('name = "x"', "missing required key 'bots'"),
+    ('name = "x"\ncolour = 1\nbots = []', "unknown key 'colour'"),
+    ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "a", command = "b"}, {name = "c", command = "c"}]',
+     "bot name 'a' is used twice"),
+    ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "b", command = "b"}]', "needs at least 3 bots"),
+    ('name = "x"\nbots = [{name = "a"}]', "bots[0] (a): command must be a non-empty list"),
+    ('name = "x"\nbots = [{name = "a", command = "x", remote = true}]', "a remote bot connects by itself"),
+    ('name = "x"\nformat = "swiss"\nbots = []', "format must be one of round-robin, gauntlet"),
+    ('name = "x"\nformat = "gauntlet"\nbots = []', "a gauntlet needs candidate"),
+    ('name = "x"\nbots = []\n[options]\ndeals = 7', "option 'deals' must be a multiple of the 3 players"),
+    ('name = "x"\nbots = []\n[clock]\ndecision_ms = 0', "a clock needs decision_ms or bank_ms"),
+    (f'name = "x"\nconcurrency = 0\n{THREE}', "concurrency must be at least 1"),
+    ('name = "x"\nconcurrency = true\nbots = []', "concurrency must be a whole number, got True"),
+    ('name = "x"\nseed = 1.5\nbots = []', "seed must be a string or a whole number"),
+])
+def test_bad_league_files_are_refused_naming_the_key(text: str, message: str) -> None:
+    with pytest.raises(LeagueError, match="x.toml") as err:
+        parse_league(text, Path("x.toml"))
+    assert message in str(err.value)
+
+
+# ----------------------------------------------------------------------------------- standings
+def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
+    """Fixed results stored for a 4-bot rotate league, then `league standings --json` checked by hand."""
+    path = league_file(tmp_path)
+    league = load_league(path)
+    league.data.mkdir(parents=True)
+    store = Store(league.db_path)
+    store.open_league(league.name, fingerprint(league), "token")
+    slots = schedule(league)
+    store.add_schedule(league.name, [{"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
+                                     for i, s in enumerate(slots)])
+    totals = [(3, 0, -3), (5, -5, 0), (1, 1, -2), (-4, 2, 2), (0, 0, 0), (6, -3, -3),
+              (2, -1, -1), (-2, 4, -2), (1, -2, 1), (7, -7, 0), (-1, 2, -1), (3, -2, -1)]
+    no_faults = {"timeouts": 0, "refusals": 0, "defaults": 0, "forfeits": 0, "disconnects": 0}
+    for s, t in zip(slots, totals):
+        faults = [dict(no_faults, timeouts=1) if bot == "random" else no_faults for bot in s.seats]
+        assert store.finish_league_game(league.name, s.key, "m", t, faults)
+        assert not store.finish_league_game(league.name, s.key, "m", t, faults)  # exactly once
+    store.close()
+    out = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, check=True)
+    got = {b["name"]: b for b in json.loads(out.stdout)["bots"]}
+    assert json.loads(out.stdout)["games"] == 12
+
+    model = PlackettLuce()
+    ratings = {b: model.rating(name=b) for b in BOTS}
+    points: dict[str, list[int]] = {b: [] for b in BOTS}
+    units: dict[str, dict[str, list[int]]] = {b: {} for b in BOTS}
+    wins = Counter()
+    for s, t in zip(slots, totals):
+        places = [1 + sum(x > mine for x in t) for mine in t]
+        new = model.rate([[ratings[b]] for b in s.seats], ranks=places)
+        for seat, bot in enumerate(s.seats):
+            ratings[bot] = new[seat][0]
+            points[bot].append(t[seat])
+            units[bot].setdefault(s.unit, []).append(t[seat])
+            wins[bot] += (places[seat] == 1) / places.count(1)
+    for bot in BOTS:
+        line = got[bot]
+        assert line["games"] == 9 and line["mean"] == pytest.approx(sum(points[bot]) / 9)
+        means = [sum(v) / len(v) for v in units[bot].values()]
+        assert line["sets"] == 3 == len(means)
+        assert line["ci95"] == pytest.approx(4.303 * statistics.stdev(means) / math.sqrt(3))  # t(0.975, df=2)
+        assert line["mu"] == pytest.approx(ratings[bot].mu) and line["sigma"] == pytest.approx(ratings[bot].sigma)
+        assert line["wins"] == pytest.approx(wins[bot])
+        assert line["faults"]["timeouts"] == (9 if bot == "random" else 0)
+    ordinals = [b["ordinal"] for b in json.loads(out.stdout)["bots"]]
+    assert ordinals == sorted(ordinals, reverse=True)
+    h2h = json.loads(out.stdout)["head_to_head"]
+    assert all(sum(h2h[a][b].values()) == 6 for a in BOTS for b in BOTS if a != b)
+
+
+# ------------------------------------------------------------------------------- whole leagues
+def finished(league_path: Path) -> dict[str, list[int]]:
+    league = load_league(league_path)
+    con = sqlite3.connect(league.db_path)
+    rows = con.execute("select key, totals from league_games where league = ? and status = 'FINISHED'", (league.name,))
+    return {key: json.loads(t) for key, t in rows}
+
+
+def run(path: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MIZERKA, "league", "run", str(path), *args], capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[int]]:
+    """An uninterrupted run of the 12-game league the interruption tests replay."""
+    path = league_file(tmp_path_factory.mktemp("reference"))
+    done = run(path)
+    assert done.returncode == 0, done.stderr
+    assert "standings after 12 games" in done.stdout
+    return finished(path)
+
+
+def test_a_league_finishes_every_game_and_a_second_run_has_nothing_to_do(tmp_path: Path, reference: dict[str, list[int]]) -> None:
+    assert len(reference) == 12
+    path = league_file(tmp_path)
+    assert run(path).returncode == 0
+    assert finished(path) == reference  # deterministic bots, duplicate seeds: the same league twice
+    again = run(path)
+    assert again.returncode == 0 and "resuming: 12 already played" in again.stdout
+    assert finished(path) == reference
+
+
+def _kill_when(path: Path, games: int, victim: str) -> None:
+    """Start the runner; once ``games`` results are stored, kill -9 the runner or its referee."""
+    league = load_league(path)
+    proc = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 180
+    while not (league.db_path.exists() and len(finished(path)) >= games):
+        assert proc.poll() is None and time.monotonic() < deadline, "the league ended or stalled before the kill"
+        time.sleep(0.1)
+    if victim == "runner":
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        return
+    referee = subprocess.run(["pgrep", "-f", f"serve .*--db {league.db_path}"], capture_output=True, text=True).stdout.split()
+    assert len(referee) == 1
+    os.kill(int(referee[0]), signal.SIGKILL)
+    out, _ = proc.communicate(timeout=240)
+    assert proc.returncode == 0, out
+    assert "the referee exited" in out
+
+
+def test_resume_after_the_runner_is_killed_mid_league(tmp_path: Path, reference: dict[str, list[int]]) -> None:
+    path = league_file(tmp_path)
+    _kill_when(path, 3, "runner")
+    partial = finished(path)
+    assert 3 <= len(partial) < 12
+    resumed = run(path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming: {len(partial)} already played" in resumed.stdout
+    assert finished(path) == reference  # nothing lost, nothing doubled, the same results
+
+
+def test_kill_9_of_the_referee_loses_and_doubles_nothing(tmp_path: Path, reference: dict[str, list[int]]) -> None:
+    path = league_file(tmp_path)
+    _kill_when(path, 3, "referee")
+    assert finished(path) == reference
+
+
+def test_a_crashing_bot_is_restarted_then_disabled_and_its_games_are_forfeits(tmp_path: Path) -> None:
+    crash = json.dumps([sys.executable, "-c", "import sys; sys.exit(3)"])
+    path = league_file(tmp_path, commands={"random": crash}, extra="max_crashes = 2\nstartup_timeout_s = 5\nseat_timeout_s = 2")
+    done = run(path)
+    assert done.returncode == 0, done.stderr
+    assert "bot random exited with code 3 before connecting; restarting (crash 1 of 2)" in done.stdout
+    assert "bot random disabled after 2 crashes" in done.stdout
+    assert len(finished(path)) == 12
+    out = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, check=True)
+    line = next(b for b in json.loads(out.stdout)["bots"] if b["name"] == "random")
+    assert line["disabled"] and line["crashes"] == 2 and line["faults"]["forfeits"] == 9 and line["games"] == 9
