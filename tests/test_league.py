@@ -26,17 +26,17 @@ from tournaments.schedule import schedule
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
-BOTS = ("heuristic", "greedy", "cautious", "random")
+BOTS = ("heuristic", "greedy", "cautious", "heuristic2")  # deterministic players: reruns must agree
 THREE = 'bots = [{name = "a", command = "a"}, {name = "b", command = "b"}, {name = "c", command = "c"}]'
 
 
 def league_file(tmp: Path, name: str = "t", preset: str = "mizerka-short", bots: tuple[str, ...] = BOTS,
                 extra: str = "", commands: dict[str, str] | None = None) -> Path:
-    """A league of built-in bots (deterministic: random gets a seed)."""
+    """A league of built-in bots; a trailing digit names a second copy of a style."""
     lines = [f'name = "{name}"', f'preset = "{preset}"', 'seed = "fixed"', f'data = "{tmp / "data"}"', extra,
              "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
     for bot in bots:
-        command = (commands or {}).get(bot) or json.dumps(["mizerka-bot", bot.rstrip("0123456789"), "--seed", "1"])
+        command = (commands or {}).get(bot) or json.dumps(["mizerka-bot", bot.rstrip("0123456789")])
         lines += ["[[bots]]", f'name = "{bot}"', f"command = {command}"]
     path = tmp / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n")
@@ -107,7 +107,7 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
               (2, -1, -1), (-2, 4, -2), (1, -2, 1), (7, -7, 0), (-1, 2, -1), (3, -2, -1)]
     no_faults = {"timeouts": 0, "refusals": 0, "defaults": 0, "forfeits": 0, "disconnects": 0}
     for s, t in zip(slots, totals):
-        faults = [dict(no_faults, timeouts=1) if bot == "random" else no_faults for bot in s.seats]
+        faults = [dict(no_faults, timeouts=1) if bot == "heuristic2" else no_faults for bot in s.seats]
         assert store.finish_league_game(league.name, s.key, "m", t, faults)
         assert not store.finish_league_game(league.name, s.key, "m", t, faults)  # exactly once
     store.close()
@@ -136,7 +136,7 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
         assert line["ci95"] == pytest.approx(4.303 * statistics.stdev(means) / math.sqrt(3))  # t(0.975, df=2)
         assert line["mu"] == pytest.approx(ratings[bot].mu) and line["sigma"] == pytest.approx(ratings[bot].sigma)
         assert line["wins"] == pytest.approx(wins[bot])
-        assert line["faults"]["timeouts"] == (9 if bot == "random" else 0)
+        assert line["faults"]["timeouts"] == (9 if bot == "heuristic2" else 0)
     ordinals = [b["ordinal"] for b in json.loads(out.stdout)["bots"]]
     assert ordinals == sorted(ordinals, reverse=True)
     h2h = json.loads(out.stdout)["head_to_head"]
@@ -214,12 +214,12 @@ def test_kill_9_of_the_referee_loses_and_doubles_nothing(tmp_path: Path, referen
 
 def test_a_crashing_bot_is_restarted_then_disabled_and_its_games_are_forfeits(tmp_path: Path) -> None:
     crash = json.dumps([sys.executable, "-c", "import sys; sys.exit(3)"])
-    path = league_file(tmp_path, commands={"random": crash}, extra="max_crashes = 2\nstartup_timeout_s = 5\nseat_timeout_s = 2")
+    path = league_file(tmp_path, commands={"heuristic2": crash}, extra="max_crashes = 2\nstartup_timeout_s = 5\nseat_timeout_s = 2")
     done = run(path)
     assert done.returncode == 0, done.stderr
-    assert "bot random exited with code 3 before connecting; restarting (crash 1 of 2)" in done.stdout
-    assert "bot random disabled after 2 crashes" in done.stdout
+    assert "bot heuristic2 exited with code 3 before connecting; restarting (crash 1 of 2)" in done.stdout
+    assert "bot heuristic2 disabled after 2 crashes" in done.stdout
     assert len(finished(path)) == 12
     out = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, check=True)
-    line = next(b for b in json.loads(out.stdout)["bots"] if b["name"] == "random")
+    line = next(b for b in json.loads(out.stdout)["bots"] if b["name"] == "heuristic2")
     assert line["disabled"] and line["crashes"] == 2 and line["faults"]["forfeits"] == 9 and line["games"] == 9

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from conftest import snapshot
 from server.engine.cards import FULL_DECK, card_mask, mask_cards
 from server.engine.dealing import seeded_deal
-from server.engine.game import DealResult, Exchange, Game, IllegalAction, Phase, Play
+from server.engine.game import Choose, DealResult, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import DECLARER_MODES, MAJOR_QUOTA, PRESETS, Ruleset, load_ruleset
 from server.engine.views import SPECTATOR, cards_in, project, project_events
 from server.policies import random_action
@@ -27,6 +27,8 @@ PUBLIC_EVENT_KINDS = {"deal", "contract", "major", "settled", "exchange", "play"
 # A failing example is (preset, options, seed): it replays exactly, while shrinking whole games takes
 # minutes (longer than the per-test timeout), so these properties report the first failure unshrunk.
 NO_SHRINK = (Stage.explicit, Stage.reuse, Stage.generate)
+# RULES.md 4.2: a third player's contest must rank above C; null is never a major.
+MAJOR_ORDER = ["clubs", "diamonds", "spades", "hearts", "grand"]
 
 
 # ------------------------------------------------------------------------------ strategies
@@ -76,6 +78,7 @@ class Replay:
         self.game = game
         self.pos = 0
         self.n = game.n
+        self.used: list[set[str]] = [set() for _ in range(game.n)]  # contracts used up, from the results
 
     def update(self) -> None:
         for entry in self.game.log[self.pos :]:
@@ -102,8 +105,13 @@ class Replay:
             self.trick: list[tuple[int, int]] = []
             self.tricks = [0] * n
             self.leader: int | None = None
+            self.major_by: int | None = None
         elif kind == "contract":
             self.announced = True
+            self.called = e[2]
+        elif kind == "major":
+            if e[2] is not None and self.major_by is None:
+                self.major_by = e[1]
         elif kind == "settled":
             _, self.declarer, self.label, self.trump = e
             self.leader = self.declarer
@@ -135,6 +143,8 @@ class Replay:
             assert list(r.tricks) == self.tricks, "reported tricks differ from the tricks won"
             if not r.void:
                 assert (r.declarer, r.contract, r.trump) == (self.declarer, self.label, self.trump)
+                if not r.tiebreak:
+                    self.used[r.declarer].add(r.contract.removesuffix(" major"))
 
     # What a seat may legitimately know in the current deal (RULES.md section 5).
     def known(self, seat: int) -> set[int]:
@@ -148,6 +158,20 @@ class Replay:
         if rules.exchange == "pick" and seat == self.declarer:
             out |= set(self.talon)
         return out
+
+    def expected_options(self, seat: int) -> set:
+        """The legal contract or major announcements of ``seat`` now, from RULES.md 1 and 4.2."""
+        rules = self.game.rules
+        free = [c for c in rules.contracts if c.name not in self.used[seat]]
+        if self.game.phase == Phase.CONTRACT:
+            return {Choose(c.name, t) for c in free for t in (rules.trump_suits() if c.names_trump else (None,))}
+        if self.major_by is None:  # the announcing round: only "C major"
+            names = [self.called] if self.called not in self.used[seat] else []
+        elif seat == self.caller:  # the declarer's contest: any unused suit or grand
+            names = [c.name for c in free if c.name in MAJOR_ORDER]
+        else:  # the third player's contest: only above C
+            names = [c.name for c in free if c.name in MAJOR_ORDER and MAJOR_ORDER.index(c.name) > MAJOR_ORDER.index(self.called)]
+        return {Major(x) for x in names} | {Major(None)}
 
     def quotas(self) -> tuple[int, ...] | None:
         """Quotas by position from the effective declarer once the contract is settled."""
@@ -225,6 +249,8 @@ def run_random_game(rules: Ruleset, seed: int, revoke_rate: float, first_dealer:
         seat = game.to_act
         decision = game.decision()
         assert decision is not None and decision.seat == seat
+        if game.phase in (Phase.CONTRACT, Phase.MAJOR):
+            assert set(decision.actions) == replay.expected_options(seat), f"{game.phase.name} options of seat {seat}"
         if game.phase == Phase.PLAY:
             legal = {a.card for a in game.legal_actions()}
             hand = set(mask_cards(game.hands[seat]))

@@ -1,9 +1,4 @@
-"""``random``: a uniformly random legal action; a random exchange of 0..max cards.
-
-With a seed, every game is reseeded from (seed, match, game number, seat) when it starts, so a
-game is played the same way whatever the bot played before it (or on other streams) -- leagues
-that replay a game, or run games in another order, get the same random play.
-"""
+"""``random``: a uniformly random legal action; a random exchange of 0..max cards."""
 
 from __future__ import annotations
 
@@ -11,7 +6,7 @@ import random
 
 from mizerka.bot import Bot
 from mizerka.turn import EXCHANGE, Turn
-from mizerka.v1 import game_pb2, referee_pb2
+from mizerka.v1 import game_pb2
 
 __all__ = ["RandomBot"]
 
@@ -23,12 +18,7 @@ class RandomBot(Bot):
     version = "1"
 
     def __init__(self, seed: int | str | None = None) -> None:
-        self.seed = seed
         self.rng = random.Random(seed)
-
-    def on_game_start(self, start: referee_pb2.GameStart) -> None:
-        if self.seed is not None:
-            self.rng = random.Random(f"{self.seed}/{start.match_id}/{start.game_number}/{start.seat}")
 
     def decide(self, turn: Turn) -> game_pb2.Action:
         if turn.kind == EXCHANGE:
