@@ -19,8 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import grpc
-import trio
+# The runner forks children while gRPC client threads run; they exec at once, so gRPC's fork
+# handlers are not needed (and would only log warnings).
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
+import grpc  # noqa: E402
+import trio  # noqa: E402
 
 from mizerka.v1 import arena_pb2
 from server.store import FINISHED, RUNNING, Store, StoreError
@@ -33,24 +37,49 @@ BIN = Path(sys.executable).parent
 Report = Callable[[str, dict[str, Any]], None]
 
 
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here: the forked child only calls it
+except (OSError, AttributeError):
+    _prctl = None
+
+
 def _die_with_parent() -> None:
-    """Child processes get SIGTERM when the runner dies, even by kill -9 (Linux prctl)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+    """In the child: get SIGTERM when the runner dies, even by kill -9 (Linux PR_SET_PDEATHSIG)."""
+    if _prctl is not None:
+        _prctl(1, signal.SIGTERM)
 
 
-async def _stop(process: trio.Process, grace_s: float = 10.0) -> None:
-    """SIGTERM, then SIGKILL after ``grace_s``; safe to call from a cancelled scope."""
-    with trio.CancelScope(shield=True):
-        if process.returncode is None:
-            process.terminate()
-            with trio.move_on_after(grace_s):
-                await process.wait()
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+class Child:
+    """A child process started from the trio thread itself.
+
+    PR_SET_PDEATHSIG fires when the *thread* that forked the child exits, so children must not be
+    forked from a worker thread (as trio.lowlevel.open_process does): they would be killed when
+    that thread retires. Only waiting happens in a worker thread.
+    """
+
+    def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None) -> None:
+        with open(log, "ab") as out:
+            self.popen = subprocess.Popen(
+                command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                preexec_fn=_die_with_parent,
+            )
+
+    def poll(self) -> int | None:
+        return self.popen.poll()
+
+    async def wait(self) -> int:
+        return await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
+
+    async def stop(self, grace_s: float = 10.0) -> None:
+        """SIGTERM, then SIGKILL after ``grace_s``; safe to call from a cancelled scope."""
+        with trio.CancelScope(shield=True):
+            if self.popen.poll() is None:
+                self.popen.terminate()
+                with trio.move_on_after(grace_s):
+                    await self.wait()
+                if self.popen.poll() is None:
+                    self.popen.kill()
+                    await self.wait()
 
 
 def fingerprint(league: League) -> dict[str, Any]:
@@ -97,10 +126,7 @@ class LocalReferee:
                 "--db", str(self.league.db_path), "--admin-token", self.admin_token, "--log-format", "json",
                 "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
             ]
-            with open(logs / "referee.log", "ab") as log:
-                process = await trio.lowlevel.open_process(
-                    command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent
-                )
+            process = Child(command, logs / "referee.log")
             try:
                 with trio.fail_after(30):
                     while not (ready.exists() and ready.read_text().strip()):
@@ -114,7 +140,7 @@ class LocalReferee:
                 task_status = trio.TASK_STATUS_IGNORED
                 code = await process.wait()
             finally:
-                await _stop(process)
+                await process.stop()
             self.up = trio.Event()
             self.restarts += 1
             self.report("referee-restart", {"code": code, "restarts": self.restarts})
@@ -152,13 +178,24 @@ class LeagueRunner:
         for spec in self.league.bots:
             row = self.store.league_bot(self.league.name, spec.name)
             if row is None:
-                bot_id, token = await self._call(self.client.register, f"{spec.name}@{self.league.name}")
+                bot_id, token = await self._register(f"{spec.name}@{self.league.name}")
                 self.store.add_league_bot(self.league.name, spec.name, bot_id, token)
                 row = self.store.league_bot(self.league.name, spec.name)
             assert row is not None
             self.bots[spec.name] = row
             if spec.remote:
                 self.report("remote-bot", {"bot": spec.name, "token": row["token"]})
+
+    async def _register(self, name: str) -> tuple[str, str]:
+        """Register under ``name``, or ``name-2``... when a league run with ``--fresh`` (whose tokens
+        are forgotten) registered it before."""
+        for n in range(1, 1000):
+            try:
+                return await self._call(self.client.register, name if n == 1 else f"{name}-{n}")
+            except grpc.RpcError as e:
+                if e.code() != grpc.StatusCode.ALREADY_EXISTS:
+                    raise
+        raise StoreError(f"cannot register bot {name!r}: every variant of the name is taken")
 
     async def supervise(self, spec: BotSpec) -> None:
         """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
@@ -172,19 +209,15 @@ class LeagueRunner:
             if self.referee is not None:
                 await self.referee.up.wait()
                 env["MIZERKA_SERVER"] = self.referee.address
-            with open(league.data / "logs" / f"{spec.name}.log", "ab") as log:
-                try:
-                    process = await trio.lowlevel.open_process(
-                        list(spec.command), env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                        preexec_fn=_die_with_parent,
-                    )
-                except OSError as e:
-                    process, why = None, f"could not be started: {e}"
+            try:
+                process: Child | None = Child(list(spec.command), league.data / "logs" / f"{spec.name}.log", env)
+            except OSError as e:
+                process, why = None, f"could not be started: {e}"
             if process is not None:
                 try:
                     why = await self._watch(spec, row, process)
                 finally:
-                    await _stop(process)
+                    await process.stop()
             crashes = self.store.count_crash(league.name, spec.name)
             row["crashes"] = crashes
             if crashes >= league.max_crashes:
@@ -196,13 +229,13 @@ class LeagueRunner:
             self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
             await trio.sleep(min(0.2 * 2**crashes, 5.0))
 
-    async def _watch(self, spec: BotSpec, row: dict[str, Any], process: trio.Process) -> str:
+    async def _watch(self, spec: BotSpec, row: dict[str, Any], process: Child) -> str:
         """Wait for the process to connect (startup deadline), then for it to exit; returns why it ended."""
         timeout = self.league.startup_timeout_s
         with trio.move_on_after(timeout) as startup:
             while (await self._call(self.client.streams, row["bot_id"])) < 1:
                 if process.poll() is not None:
-                    return f"exited with code {process.returncode} before connecting"
+                    return f"exited with code {process.poll()} before connecting"
                 await trio.sleep(0.05)
         if startup.cancelled_caught:
             return f"did not connect within {timeout:g} s"
