@@ -191,6 +191,9 @@ def load_case(path: Path) -> Any:
 def compare(case: Mapping[str, Any], result: Mapping[str, Any]) -> list[str]:
     """What differs between a case's expectations and a result; empty when it passes."""
     diffs: list[str] = []
+    expectations = [case.get("expect")] + [entry.get("expect") for entry in case["deals"]]
+    if any(e is not None and not isinstance(e, Mapping) for e in expectations):
+        raise CaseError("every expect must be an object of field: value")
     for i, (entry, got) in enumerate(zip(case["deals"], result["deals"])):
         want_refused = [j for j, a in enumerate(entry.get("actions", [])) if a.get("refused")]
         if got["refused"] != want_refused:

@@ -7,16 +7,16 @@ number in them can be checked by reading the hands, not by asking the engine.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-from server.engine.cards import parse_card
+from server.engine.cards import format_cards, mask_cards, parse_card
 from server.engine.dealing import Deal
 from server.engine.game import Action, Exchange, Game, IllegalAction, Phase, Play
-from server.engine.rules import Ruleset, load_ruleset
+from server.engine.rules import load_ruleset
 from server.engine.views import FULL, project
 from server.policies import default_action
 
@@ -49,7 +49,7 @@ def make_deal(*hands: str, talon: str | None = None, declarer: int | None = None
     return Deal(tuple(hand_cards), talon_cards, declarer)
 
 
-def fixed_source(*deals: Deal):
+def fixed_source(*deals: Deal) -> Callable[[int, int], Deal | None]:
     """A deal source handing out ``deals`` in order, then nothing (the game waits)."""
     supply = iter(deals)
 
@@ -65,6 +65,7 @@ def game_with(preset: str, *deals: Deal, first_dealer: int | None = None, **opti
 
 
 def pass_action(game: Game) -> Exchange:
+    """A 0-card exchange of the ruleset's kind (pick exchanges name an empty take)."""
     return Exchange((), () if game.rules.exchange == "pick" else None)
 
 
@@ -90,6 +91,7 @@ def finish_deal(game: Game) -> None:
 
 
 def finish_game(game: Game) -> None:
+    """Play the whole game out with the referee's default actions."""
     while not game.finished:
         finish_deal(game)
 
@@ -111,19 +113,6 @@ def assert_refused(game: Game, seat: int, action: Action, code: str, *fragments:
     return info.value
 
 
-def seats_of(results: Iterable, attr: str) -> list[int]:
-    return [getattr(r, attr) for r in results]
-
-
-def rules(preset: str, **options: Any) -> Ruleset:
-    return load_ruleset(preset, options)
-
-
 def hand_text(game: Game, seat: int) -> set[str]:
-    from server.engine.cards import format_cards, mask_cards
-
+    """A seat's current hand in card notation."""
     return set(format_cards(mask_cards(game.hands[seat])))
-
-
-def played_in(logs: Sequence[tuple]) -> list[int]:
-    return [e[2] for e in logs if e[0] == "play"]

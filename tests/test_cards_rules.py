@@ -181,6 +181,18 @@ def test_every_preset_is_in_the_table() -> None:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESET_TABLE))
+def test_presets_are_ready_to_play(preset: str) -> None:
+    """PRESETS[name] is the loaded ruleset (deals filled in), so Game(PRESETS[name]) plays a whole game."""
+    assert PRESETS[preset] == load_ruleset(preset)
+    assert PRESETS[preset].deals == PRESET_TABLE[preset][7]
+    game = Game(PRESETS[preset], seed=1)
+    rng = random.Random(1)
+    while not game.finished:
+        game.apply(game.to_act, random_action(game, rng))
+    assert len(game.results) >= PRESET_TABLE[preset][7]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESET_TABLE))
 def test_preset_shape(preset: str) -> None:
     """Each preset matches its row of the RULES.md section 4 table."""
     players, hand, talon, contracts, plus, minus, exchange, deals, choose_after = PRESET_TABLE[preset]

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import cards, game_with, make_deal, pass_exchanges, play
-from server.engine.cards import format_cards
+from server.engine.cards import format_cards, mask_cards
 from server.engine.game import Choose, Exchange, Game, Major, Phase
+from server.engine.rules import load_ruleset
 from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events, view_to_dict
 
 # Seat 0 is dealt the six top spades first: what it sees before choosing (choose_after = 6).
@@ -49,7 +52,20 @@ def test_before_the_contract_only_the_declarer_sees_its_first_six_cards() -> Non
 def test_with_choose_after_all_the_declarer_sees_its_whole_hand() -> None:
     game = _game(choose_after="all")
     assert set(project(game, 0).hands[0]) == HANDS[0]
-    assert _seen(game, 1) == set()
+    assert project(game, 0).hands[1] is None and project(game, 1).hands[0] is None
+
+
+@pytest.mark.parametrize("preset", ["trjamann", "mizerka"])
+def test_with_choose_after_all_every_seat_sees_its_own_hand_before_the_contract(preset: str) -> None:
+    """RULES.md 5: a non-declarer sees none of its cards before the contract only "when
+    choose_after = 6". With "all" the whole deal is done before the choice (the 16-card presets,
+    spoileri), so every player holds, and may look at, its whole hand."""
+    game = Game(load_ruleset(preset, {"choose_after": "all"}), seed=3)
+    assert game.phase == Phase.CONTRACT and game.to_act == 0
+    for seat in range(game.n):
+        view = project(game, seat)
+        assert set(view.hands[seat] or ()) == set(mask_cards(game.hands[seat])), f"seat {seat} cannot see its hand"
+        assert all(view.hands[s] is None for s in range(game.n) if s != seat)
 
 
 def test_the_spectator_sees_no_cards() -> None:

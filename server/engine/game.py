@@ -369,7 +369,8 @@ class Game:
             if trump is None:
                 raise IllegalAction("TRUMP_REQUIRED", f"{c.name} needs a trump suit: one of {''.join(SUITS[s] for s in allowed)}")
             if trump not in allowed:
-                raise IllegalAction("TRUMP_NOT_ALLOWED", f"{SUIT_NAMES[trump]} may not be named as trumps here: choose one of {''.join(SUITS[s] for s in allowed)}")
+                named = SUIT_NAMES[trump] if trump in range(4) else repr(trump)
+                raise IllegalAction("TRUMP_NOT_ALLOWED", f"{named} may not be named as trumps here: choose one of {''.join(SUITS[s] for s in allowed)}")
         elif trump is not None:
             raise IllegalAction("TRUMP_NOT_ALLOWED", f"{c.name} has its own trump (or none): name no trump suit")
         else:

@@ -253,6 +253,8 @@ def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Rules
     if preset not in _BASES:
         raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(_BASES)}")
     base = _BASES[preset]
+    if options is not None and not isinstance(options, Mapping):
+        raise RulesError(f"options must be a table of option = value, got {options!r}")
     opts = dict(options or {})
     unknown = sorted(set(opts) - set(_OPTION_TYPES))
     if unknown:

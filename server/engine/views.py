@@ -72,7 +72,10 @@ def _visible_hand(game: Game, audience: int, seat: int) -> tuple[int, ...] | Non
         return None
     cards = mask_cards(game.hands[seat])
     if game.phase == Phase.CONTRACT and audience != FULL:
-        # Before the announcement only the declarer sees its first `choose_after` cards.
+        # Before the announcement only the declarer sees its first `choose_after` cards;
+        # with choose_after = "all" the deal is complete and everyone holds its hand.
+        if game.rules.choose_after == "all":
+            return tuple(cards)
         if seat != game.caller:
             return ()
         first = set(game.dealt[seat][: game.rules.seen_before_choice])
