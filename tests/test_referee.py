@@ -106,7 +106,8 @@ async def play(answers: list[Answer], clock: ClockSettings, preset: str = "mizer
 
 
 def events(inbox: list[referee_pb2.RefereeMessage], kind: str) -> list[Any]:
-    return [getattr(m.event, kind) for m in inbox if m.WhichOneof("message") == "event" and m.event.WhichOneof("kind") == kind]
+    return [getattr(e, kind) for m in inbox if m.WhichOneof("message") == "event_batch"
+            for e in m.event_batch.events if e.WhichOneof("kind") == kind]
 
 
 def engine_game_with_defaults(preset: str, seed: str) -> Game:

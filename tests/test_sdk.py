@@ -312,8 +312,8 @@ class FakeReferee(referee_pb2_grpc.RefereeServicer):
                 await context.write(referee_pb2.RefereeMessage(game_start=referee_pb2.GameStart(
                     match_id="m1", game_number=g, games=self.games, seat=1, names=["a", "b", "c"],
                     ruleset=game_pb2.Ruleset(preset="mizerka", players=3, hand_size=13))))
-                await context.write(referee_pb2.RefereeMessage(event=events_pb2.Event(
-                    card_played=events_pb2.CardPlayed(seat=0, card="KS"))))
+                await context.write(referee_pb2.RefereeMessage(event_batch=referee_pb2.EventBatch(events=[events_pb2.Event(
+                    card_played=events_pb2.CardPlayed(seat=0, card="KS"))])))
                 turn = 10 * g + 5
                 await context.write(referee_pb2.RefereeMessage(decision_request=_request(turn)))
                 reply = await context.read()

@@ -119,20 +119,22 @@ def test_a_spy_bot_never_receives_a_card_outside_its_legal_view(ref: Referee, tm
     deal, caller, announced = -1, -1, False
     for line in dump.read_text().splitlines():
         message = text_format.Parse(line, referee_pb2.RefereeMessage())
-        if message.WhichOneof("message") == "event":
-            kind = message.event.WhichOneof("kind")
+        batch = message.event_batch.events if message.WhichOneof("message") == "event_batch" else [None]
+        for event in batch:  # each event of a batch is checked in the state it was sent in
+            part = message if event is None else event
+            kind = event.WhichOneof("kind") if event is not None else None
             if kind == "deal_started":
-                deal, caller = deal + 1, message.event.deal_started.declarer
-                announced = message.event.deal_started.tiebreak  # a tie-break deal has no announcement
+                deal, caller = deal + 1, event.deal_started.declarer
+                announced = event.deal_started.tiebreak  # a tie-break deal has no announcement
             elif kind in ("contract_announced", "contract_settled"):
                 announced = True
-        cards = set(CARD.findall(text_format.MessageToString(message, as_one_line=True)))
-        if deal < 0:
-            assert not cards
-            continue
-        assert cards <= known[deal], f"deal {deal}: leaked {cards - known[deal]}"
-        if not announced and PRESETS[preset].choose_after == 6:
-            assert cards <= (first_six[deal] if caller == 0 else set()), f"deal {deal}: seen before the contract"
+            cards = set(CARD.findall(text_format.MessageToString(part, as_one_line=True)))
+            if deal < 0:
+                assert not cards
+                continue
+            assert cards <= known[deal], f"deal {deal}: leaked {cards - known[deal]}"
+            if not announced and PRESETS[preset].choose_after == 6:
+                assert cards <= (first_six[deal] if caller == 0 else set()), f"deal {deal}: seen before the contract"
     assert deal >= 17
 
 

@@ -125,8 +125,10 @@ class GameRunner:
         except (Disconnected, TimeoutError):
             self._forfeit(seat, disconnected=True)
 
-    async def _send_event(self, seat: int, event: events_pb2.Event) -> None:
-        await self._send(seat, referee_pb2.RefereeMessage(event=event))
+    async def _send_events(self, seat: int, *events: events_pb2.Event) -> None:
+        """One message for several events: a write costs far more than its size."""
+        if events:
+            await self._send(seat, referee_pb2.RefereeMessage(event_batch=referee_pb2.EventBatch(events=events)))
 
     async def _flush_events(self) -> None:
         """Send every seat the log entries it has not seen yet, as its projection allows."""
@@ -135,8 +137,7 @@ class GameRunner:
             start, self.cursors[seat] = self.cursors[seat], end
             if start == end or self.ports[seat] is None:
                 continue
-            for event in self.encoders[seat].encode_all(project_events(self.game, seat, start)):
-                await self._send_event(seat, event)
+            await self._send_events(seat, *self.encoders[seat].encode_all(project_events(self.game, seat, start)))
         if self.on_update is not None:
             self.on_update(self.game)
 
@@ -287,12 +288,14 @@ class GameRunner:
             self._forfeit(seat)
         self.log.info("strike", seat=seat, turn=turn, strikes=record.strikes, reason=events_pb2.DefaultReason.Name(reason),
                       overshoot_ms=None if overshoot_ms is None else round(overshoot_ms, 3))
-        await self._send_event(seat, protocol.strike_counted_to_proto(turn, record.strikes, limit, record.forfeited))
-        await self._apply_default(seat, turn, decision, reason)
+        strike = protocol.strike_counted_to_proto(turn, record.strikes, limit, record.forfeited)
+        await self._apply_default(seat, turn, decision, reason, strike)
 
-    async def _apply_default(self, seat: int, turn: int, decision: Decision, reason: int) -> None:
+    async def _apply_default(self, seat: int, turn: int, decision: Decision, reason: int,
+                             strike: events_pb2.Event | None = None) -> None:
         action = default_action(decision)
         self.game.apply(seat, action)
         self.records[seat].defaults += 1
         name = events_pb2.DefaultReason.Name(reason).removeprefix("DEFAULT_REASON_")
-        await self._send_event(seat, protocol.default_applied_to_proto(turn, action, name))
+        applied = protocol.default_applied_to_proto(turn, action, name)
+        await self._send_events(seat, *([strike] if strike is not None else []), applied)

@@ -1,35 +1,32 @@
 """Referee throughput and timeout precision against a real ``mizerka serve`` process.
 
-A benchmark, not a timed test (``make bench-referee``). Every phase starts its own server as a
-subprocess (its own process and core, as in production) on 127.0.0.1; the bots are grpc.aio clients
-in this process, all streams on one channel. Three phases, each measured over a fixed wall budget
-after a warm-up:
+A benchmark, not a timed test (``make bench-referee``). The servers run as subprocesses on
+127.0.0.1 (their own process and core, as in production); the bots are grpc.aio clients in this
+process, all streams on one channel.
 
-1. referee: ``--matches`` (16) concurrent matches of the ``mizerka`` preset between three bots, one
-   stream per seat (48 streams). The bots answer every DecisionRequest at once with
-   ``legal_actions[0]`` (an empty ExchangeCards for EXCHANGE, an empty AnnounceMajor for MAJOR).
-   Matches are long (10,000 games) so none ends inside the window; game boundaries (GameEnd, the
-   lobby, storing the result, GameStart) are inside it.
-2. echo: a bare grpc.aio server (a subprocess of this script) whose Referee.Play answers each
-   BotMessage with a RefereeMessage holding a DecisionRequest (turn copied), over as many streams
-   as phase 1 had; each stream does Action -> reply ping-pongs. Same message types, same server
-   options, same client topology: what grpc.aio itself costs on this machine.
-3. overshoot: ``--busy`` (50) matches, decision_ms 100, no bank, max_strikes 0 (never forfeited);
-   seat 0 is a bot that never answers, seats 1 and 2 answer at once. So 50 streams have a decision
-   pending concurrently (sampled and printed) while 100 other streams keep the referee busy. The
-   referee logs every strike with ``overshoot_ms``; the figures come from its JSON log.
+1. Throughput, in ``--rounds`` (5) alternating windows of ``--seconds / --rounds`` each, so that
+   load from elsewhere on the machine hits both sides alike:
+   - referee: ``--matches`` (16) concurrent matches of the ``mizerka`` preset between three bots,
+     one stream per seat (48 streams). The bots answer every DecisionRequest at once with
+     ``legal_actions[0]`` (an empty ExchangeCards for EXCHANGE, an empty AnnounceMajor for MAJOR).
+     Matches are long (10,000 games), so game boundaries (GameEnd, the lobby, storing the result,
+     GameStart) fall inside the windows but no match ends. Between its windows the bots hold their
+     answers (the clock is an hour per decision, so nobody times out) and the referee idles.
+   - echo: a bare grpc.aio server (a subprocess of this script) whose Referee.Play answers each
+     BotMessage with a RefereeMessage holding a DecisionRequest (its turn copied), over as many
+     streams as the referee had; each stream does Action -> reply ping-pongs. Same message types,
+     same server options, same client topology: what grpc.aio itself costs on this machine. The
+     same server is also measured with one stream per match, for reference.
+   Also, in this process and without gRPC: whole games through GameRunner on in-memory ports, which
+   is the referee's own share of a decision's cost.
+2. Timeout overshoot: ``--busy`` (50) matches, decision_ms ``--timeout-ms`` (100), no bank,
+   max_strikes 0 (never forfeited); seat 0 is a bot that never answers, seats 1 and 2 answer at
+   once. So up to 50 streams have a decision pending at the same time (sampled and printed) while
+   100 other streams keep the referee busy. The referee logs each timeout strike with
+   ``overshoot_ms``; the figures come from its JSON log, for the strikes inside the window.
 
-Definitions (also printed):
-  decisions/s   DecisionRequests answered in the window, all matches together, per wall second.
-  decision round trip   from a bot writing its Action to the next DecisionRequest of the same match
-                reaching a bot (any seat): the referee's whole turn (read, validate, apply, events
-                to all three seats, the next request). Pairs spanning two games are left out.
-  ack latency   from a bot writing its Action to the next message of any kind on the same stream.
-  echo round trip   from writing a BotMessage to reading the reply on the same stream.
-  ratio         referee decisions/s / echo round trips/s (bar 0.3x, goal 0.5x).
-  overshoot     referee side: loop.time() when the decision's TimeoutError is caught - deadline.
-
-``--profile`` runs phase 1 only with the server under cProfile and prints its hot spots.
+``--profile`` runs the referee throughput window only, with the server under cProfile, and prints
+its hot spots. The metric definitions are printed with the results (see DEFINITIONS below).
 """
 
 from __future__ import annotations
@@ -39,6 +36,7 @@ import asyncio
 import contextlib
 import datetime
 import json
+import logging
 import os
 import platform
 import pstats
@@ -48,12 +46,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
+import structlog
 
 from mizerka.v1 import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
+from server.engine.rules import load_ruleset
+from server.referee.clock import ClockSettings
+from server.referee.match import GameRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -61,7 +64,9 @@ ADMIN = "bench-admin-token"
 BAR, GOAL = 0.3, 0.5
 OVERSHOOT_BAR_MS = 5.0
 GAMES = 10_000  # per match: the most the server allows; no match ends inside a window
-WARMUP_S = 1.0
+WARMUP_S = 1.0  # before the first window
+SETTLE_S = 0.3  # after resuming one side, before its window (the other side's last messages drain)
+HOUR_MS = 3_600_000
 SERVER_OPTIONS = [  # as server.service.start_server
     ("grpc.max_receive_message_length", 64 * 1024),
     ("grpc.max_send_message_length", 4 * 1024 * 1024),
@@ -76,13 +81,14 @@ cProfile.run("main()", out)
 """
 DEFINITIONS = """\
 definitions:
-  decisions/s         DecisionRequests answered in the window, all matches together, per wall second
+  decisions/s         DecisionRequests answered in the windows, all matches together, per wall second
   decision round trip a bot writes its Action -> the next DecisionRequest of the same match reaches a bot
                       (the referee's whole turn: read, validate, apply, events to 3 seats, next request;
                       pairs spanning two games left out)
   ack latency         a bot writes its Action -> the next message of any kind on that stream
   echo round trip     write a BotMessage -> read the reply on the same stream (bare grpc.aio server)
   ratio               referee decisions/s / echo round trips/s over the same number of streams
+  CPU per decision    the server process's CPU time (all threads) in the windows / decisions
   overshoot           referee side, per timeout: loop.time() when TimeoutError is caught - the deadline"""
 
 
@@ -128,6 +134,54 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, round(q * len(s) + 0.5) - 1))]
 
 
+@dataclass
+class Window:
+    """CPU use over measured wall time: the server, this process, everything else."""
+
+    seconds: float = 0.0
+    server_cpu: float = 0.0
+    client_cpu: float = 0.0
+    other_cpu: float = 0.0
+    steal: float = 0.0
+    start: datetime.datetime | None = None  # wall clock (UTC), to pick log lines
+    end: datetime.datetime | None = None
+
+    def __iadd__(self, w: Window) -> Window:
+        self.seconds += w.seconds
+        self.server_cpu += w.server_cpu
+        self.client_cpu += w.client_cpu
+        self.other_cpu += w.other_cpu
+        self.steal += w.steal
+        return self
+
+    def line(self) -> str:
+        s = self.seconds or 1.0
+        text = (f"CPU in cores: server {self.server_cpu / s:.2f}, client {self.client_cpu / s:.2f}, "
+                f"other processes {self.other_cpu / s:.2f}")
+        if self.steal / s >= 0.01:
+            text += f", steal {self.steal / s:.2f}"
+        if self.other_cpu / s >= 0.1 or self.steal / s >= 0.1:
+            text += "  ** the machine was not quiet **"
+        return text
+
+
+class Probe:
+    """Measures a Window from construction until done()."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.start = datetime.datetime.now(datetime.UTC)
+        self.busy, self.steal = machine_busy()
+        self.server, self.own, self.t = cpu_seconds(pid), time.process_time(), time.perf_counter()
+
+    def done(self) -> Window:
+        t, own, server = time.perf_counter(), time.process_time(), cpu_seconds(self.pid)
+        busy, steal = machine_busy()
+        ours = (server - self.server) + (own - self.own)
+        return Window(t - self.t, server - self.server, own - self.own, max(0.0, busy - self.busy - ours),
+                      steal - self.steal, self.start, datetime.datetime.now(datetime.UTC))
+
+
 # ---------------------------------------------------------------------------------- servers
 @dataclass
 class Server:
@@ -145,30 +199,38 @@ class Server:
                 self.process.wait()
 
 
-async def start(cmd: list[str], ready: Path, log_path: Path) -> Server:
-    ready.unlink(missing_ok=True)  # a server started earlier on this folder left its own
+@contextlib.asynccontextmanager
+async def server_process(cmd: list[str], ready: Path, log_path: Path) -> AsyncIterator[Server]:
+    """Run ``cmd`` until it writes host:port to ``ready``; SIGTERM it on exit."""
+    ready.unlink(missing_ok=True)
     with open(log_path, "wb") as log:
         process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    deadline = time.monotonic() + 30
-    while not ready.exists() or not ready.read_text().strip():
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            raise RuntimeError(f"server did not start ({' '.join(cmd)}):\n{log_path.read_text()}")
-        await asyncio.sleep(0.05)
-    return Server(process, ready.read_text().strip(), log_path)
+    server = Server(process, "", log_path)
+    try:
+        deadline = time.monotonic() + 30
+        while not ready.exists() or not ready.read_text().strip():
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"server did not start ({' '.join(cmd)}):\n{log_path.read_text()}")
+            await asyncio.sleep(0.05)
+        server.address = ready.read_text().strip()
+        yield server
+    finally:
+        await asyncio.to_thread(server.stop)
 
 
-async def start_referee(tmp: Path, profile_out: Path | None = None) -> Server:
-    ready, log_path = tmp / "ready", tmp / "referee.log"
-    args = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", str(tmp / "arena.sqlite"), "--admin-token", ADMIN,
+def referee_process(folder: Path, profile_out: Path | None = None) -> contextlib.AbstractAsyncContextManager[Server]:
+    folder.mkdir(parents=True, exist_ok=True)
+    ready = folder / "ready"
+    args = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", str(folder / "arena.sqlite"), "--admin-token", ADMIN,
             "--ready-file", str(ready), "--log-format", "json"]
     cmd = [sys.executable, "-c", PROFILE_SNIPPET, str(profile_out), *args] if profile_out else [str(BIN / "mizerka"), *args]
-    return await start(cmd, ready, log_path)
+    return server_process(cmd, ready, folder / "referee.log")
 
 
-async def start_echo(tmp: Path) -> Server:
-    ready = tmp / "echo-ready"
-    return await start([sys.executable, __file__, "--echo-server", str(ready)], ready, tmp / "echo.log")
+def echo_process(folder: Path) -> contextlib.AbstractAsyncContextManager[Server]:
+    folder.mkdir(parents=True, exist_ok=True)
+    ready = folder / "ready"
+    return server_process([sys.executable, __file__, "--echo-server", str(ready)], ready, folder / "echo.log")
 
 
 class EchoReferee(referee_pb2_grpc.RefereeServicer):
@@ -197,13 +259,13 @@ async def echo_server(ready: Path) -> None:
     await server.stop(grace=1.0)
 
 
-# -------------------------------------------------------------------------------------- bots
+# ------------------------------------------------------------------------------ referee bots
 @dataclass
 class Stats:
+    go: asyncio.Event = field(default_factory=asyncio.Event)  # cleared: bots hold their answers
     measuring: bool = False
-    decisions: int = 0  # DecisionRequests answered in the window
-    received: int = 0  # RefereeMessages of any kind received in the window
-    timeouts_seen: int = 0  # DecisionRequests left unanswered (hanging seats) in the window
+    decisions: int = 0  # DecisionRequests answered in the windows
+    received: int = 0  # RefereeMessages of any kind received in the windows
     turn_rtt: list[float] = field(default_factory=list)
     ack: list[float] = field(default_factory=list)
     matches: set[str] = field(default_factory=set)  # matches that have sent a DecisionRequest
@@ -223,21 +285,22 @@ def legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
 async def bot(channel: grpc.aio.Channel, token: str, stats: Stats, hang: bool = False) -> None:
     """One seat's stream: answer each DecisionRequest at once (or never, when ``hang``)."""
     call = referee_pb2_grpc.RefereeStub(channel).Play()
-    await call.write(referee_pb2.BotMessage(hello=referee_pb2.Hello(token=token, name="bench", version="bench")))
     perf = time.perf_counter
     match, game = "", -1
     acked_from: float | None = None
     waiting = False
     with contextlib.suppress(grpc.aio.AioRpcError, asyncio.CancelledError):
+        await call.write(referee_pb2.BotMessage(hello=referee_pb2.Hello(token=token, name="bench", version="bench")))
         while True:
             message = await call.read()
             if message == grpc.aio.EOF:
                 break
             now = perf()
-            if stats.measuring:
+            measuring = stats.measuring
+            if measuring:
                 stats.received += 1
             if acked_from is not None:
-                if stats.measuring:
+                if measuring:
                     stats.ack.append(now - acked_from)
                 acked_from = None
             if waiting:
@@ -249,18 +312,17 @@ async def bot(channel: grpc.aio.Channel, token: str, stats: Stats, hang: bool = 
                 continue
             if kind != "decision_request":
                 continue
-            request = message.decision_request
             stats.matches.add(match)
             previous = stats.sent.pop(match, None)
-            if previous is not None and previous[0] == game and stats.measuring:
+            if previous is not None and previous[0] == game and measuring:
                 stats.turn_rtt.append(now - previous[1])
             if hang:
                 stats.pending += 1
                 waiting = True
-                if stats.measuring:
-                    stats.timeouts_seen += 1
                 continue
-            action = referee_pb2.BotMessage(action=legal(request))
+            action = referee_pb2.BotMessage(action=legal(message.decision_request))
+            if not stats.go.is_set():
+                await stats.go.wait()
             sent = perf()
             stats.sent[match] = (game, sent)
             acked_from = sent
@@ -279,113 +341,116 @@ class Admin:
         r = await self.stub.RegisterBot(arena_pb2.RegisterBotRequest(name=name), metadata=self.metadata)
         return r.bot_id, r.token
 
-    async def create(self, seats: list[str], seed: str, clock: game_pb2.Clock | None = None) -> str:
-        request = arena_pb2.CreateMatchRequest(preset="mizerka", seed_text=seed, games=GAMES, seats=seats)
-        if clock is not None:
-            request.clock.CopyFrom(clock)
+    async def create(self, seats: list[str], seed: str, clock: game_pb2.Clock) -> str:
+        request = arena_pb2.CreateMatchRequest(preset="mizerka", seed_text=seed, games=GAMES, seats=seats, clock=clock)
         return (await self.stub.CreateMatch(request, metadata=self.metadata)).match_id
 
 
-@dataclass
-class Window:
-    seconds: float  # wall time measured
-    server_cpu: float  # server CPU seconds in the window
-    client_cpu: float  # this process's CPU seconds in the window
-    other_cpu: float = 0.0  # CPU seconds everything else on the machine used in the window
-    steal: float = 0.0  # CPU seconds the hypervisor took in the window
-    start: datetime.datetime | None = None  # wall clock (UTC) of the window, to pick log lines
-    end: datetime.datetime | None = None
-
-
-class Probe:
-    """CPU use of the server, this process and everything else, from now until done()."""
-
-    def __init__(self, server: Server) -> None:
-        self.pid = server.process.pid
-        self.busy, self.steal = machine_busy()
-        self.server, self.own, self.t = cpu_seconds(self.pid), time.process_time(), time.perf_counter()
-
-    def done(self) -> Window:
-        t, own, server = time.perf_counter(), time.process_time(), cpu_seconds(self.pid)
-        busy, steal = machine_busy()
-        ours = (server - self.server) + (own - self.own)
-        return Window(t - self.t, server - self.server, own - self.own, max(0.0, busy - self.busy - ours), steal - self.steal)
-
-
-async def play_matches(server: Server, matches: int, seconds: float, stats: Stats,
-                       clock: game_pb2.Clock | None = None, hang_seat0: bool = False) -> Window:
-    """Start ``matches`` matches of three bots (a stream per seat), warm up, measure ``seconds``."""
+@contextlib.asynccontextmanager
+async def matches_running(server: Server, matches: int, stats: Stats, clock: game_pb2.Clock,
+                          hang_seat0: bool = False) -> AsyncIterator[None]:
+    """``matches`` matches of three bots (a stream per seat), each asking for a decision; the bots
+    answer while ``stats.go`` is set. On exit the server is stopped (matches aborted, streams ended)."""
+    stats.go.set()
     async with grpc.aio.insecure_channel(server.address) as channel:
         admin = Admin(channel)
         bots = [await admin.register(f"bench-{s}") for s in range(3)]
         tasks = [asyncio.create_task(bot(channel, token, stats, hang=hang_seat0 and s == 0))
                  for s, (_, token) in enumerate(bots) for _ in range(matches)]
-        for m in range(matches):
-            await admin.create([bot_id for bot_id, _ in bots], seed=f"bench-{m}", clock=clock)
-        deadline = time.monotonic() + 60
-        while len(stats.matches) < matches:  # every match has asked for a decision
-            if time.monotonic() > deadline or server.process.poll() is not None:
-                raise RuntimeError(f"only {len(stats.matches)} of {matches} matches started; see {server.log_path}")
-            await asyncio.sleep(0.05)
-        await asyncio.sleep(WARMUP_S)
-        sampler = asyncio.create_task(sample_pending(stats)) if hang_seat0 else None
-        wall0 = datetime.datetime.now(datetime.UTC)
-        probe = Probe(server)
-        stats.measuring = True
-        await asyncio.sleep(seconds)
-        stats.measuring = False
-        window = probe.done()
-        window.start, window.end = wall0, datetime.datetime.now(datetime.UTC)
-        if sampler is not None:
-            sampler.cancel()
-        await asyncio.to_thread(server.stop)  # aborts the matches, ends every stream
-        _, still = await asyncio.wait(tasks, timeout=10)
-        for t in still:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    return window
+        try:
+            for m in range(matches):
+                await admin.create([bot_id for bot_id, _ in bots], f"bench-{m}", clock)
+            deadline = time.monotonic() + 60
+            while len(stats.matches) < matches:
+                if time.monotonic() > deadline or server.process.poll() is not None:
+                    raise RuntimeError(f"only {len(stats.matches)} of {matches} matches started; see {server.log_path}")
+                await asyncio.sleep(0.05)
+            yield
+        finally:
+            stats.measuring = False
+            stats.go.set()
+            await asyncio.to_thread(server.stop)  # aborts the matches and ends every stream
+            _, still = await asyncio.wait(tasks, timeout=10)
+            for t in still:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
 
 
-async def sample_pending(stats: Stats) -> None:
-    while True:
-        await asyncio.sleep(0.01)
-        stats.pending_samples.append(stats.pending)
+# -------------------------------------------------------------------------------- echo bots
+@dataclass
+class EchoStats:
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    measuring: bool = False
+    stop: bool = False
+    count: int = 0
+    rtt: list[float] = field(default_factory=list)
 
 
-async def echo(server: Server, streams: int, seconds: float) -> tuple[int, list[float], Window]:
-    """``streams`` ping-pong streams for ``seconds`` after a warm-up: (round trips, their times, window)."""
-    state = {"measuring": False, "stop": False, "count": 0}
-    rtts: list[float] = []
+async def echo_client(channel: grpc.aio.Channel, stats: EchoStats) -> None:
+    call = referee_pb2_grpc.RefereeStub(channel).Play()
+    perf = time.perf_counter
+    turn = 0
+    while not stats.stop:
+        if not stats.go.is_set():
+            await stats.go.wait()
+            continue
+        turn += 1
+        message = referee_pb2.BotMessage(action=game_pb2.Action(turn=turn, play_card=game_pb2.PlayCard(card="QS")))
+        sent = perf()
+        await call.write(message)
+        await call.read()
+        if stats.measuring:
+            stats.rtt.append(perf() - sent)
+            stats.count += 1
+    await call.done_writing()
+    while await call.read() != grpc.aio.EOF:
+        pass
 
-    async def client(channel: grpc.aio.Channel) -> None:
-        call = referee_pb2_grpc.RefereeStub(channel).Play()
-        perf = time.perf_counter
-        turn = 0
-        while not state["stop"]:
-            turn += 1
-            message = referee_pb2.BotMessage(action=game_pb2.Action(turn=turn, play_card=game_pb2.PlayCard(card="QS")))
-            sent = perf()
-            await call.write(message)
-            await call.read()
-            if state["measuring"]:
-                rtts.append(perf() - sent)
-                state["count"] += 1
-        await call.done_writing()
-        while await call.read() != grpc.aio.EOF:
-            pass
 
+@contextlib.asynccontextmanager
+async def echo_running(server: Server, streams: int, stats: EchoStats) -> AsyncIterator[None]:
     async with grpc.aio.insecure_channel(server.address) as channel:
-        tasks = [asyncio.create_task(client(channel)) for _ in range(streams)]
-        await asyncio.sleep(WARMUP_S)
-        probe = Probe(server)
-        state["measuring"] = True
+        tasks = [asyncio.create_task(echo_client(channel, stats)) for _ in range(streams)]
+        try:
+            yield
+        finally:
+            stats.stop = True
+            stats.go.set()
+            await asyncio.wait_for(asyncio.gather(*tasks), timeout=30)
+
+
+# --------------------------------------------------------------------------------- measuring
+@dataclass
+class Leg:
+    """One side of the alternation: its server, its switch, its windows."""
+
+    name: str
+    server: Server
+    stats: Stats | EchoStats
+    window: Window = field(default_factory=Window)
+
+    async def measure(self, seconds: float) -> None:
+        self.stats.go.set()
+        await asyncio.sleep(SETTLE_S)
+        probe = Probe(self.server.process.pid)
+        self.stats.measuring = True
         await asyncio.sleep(seconds)
-        state["measuring"] = False
-        window = probe.done()
-        state["stop"] = True
-        await asyncio.gather(*tasks)
-    server.stop()
-    return state["count"], rtts, window
+        self.stats.measuring = False
+        self.window += probe.done()
+        self.stats.go.clear()
+
+
+async def alternate(legs: list[Leg], seconds: float, rounds: int) -> None:
+    for leg in legs:
+        leg.stats.go.clear()
+    await asyncio.sleep(WARMUP_S)  # the referee's matches have started; let everything settle
+    for leg in legs:  # warm up every side once
+        leg.stats.go.set()
+        await asyncio.sleep(WARMUP_S)
+        leg.stats.go.clear()
+    for _ in range(rounds):
+        for leg in legs:
+            await leg.measure(seconds / rounds)
 
 
 class MemoryPort:
@@ -407,15 +472,7 @@ class MemoryPort:
 async def referee_logic(seconds: float) -> tuple[int, float, float]:
     """Whole games of ``mizerka`` through GameRunner on MemoryPorts, in this process, for about
     ``seconds``: (decisions, wall seconds, CPU seconds)."""
-    import logging
-
-    import structlog
-
-    from server.engine.rules import load_ruleset
-    from server.referee.clock import ClockSettings
-    from server.referee.match import GameRunner
-
-    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))  # no "game finished" lines
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.CRITICAL))  # no "game finished"
     rules, clock = load_ruleset("mizerka"), ClockSettings()
     counter = [0]
     cpu0, t0 = time.process_time(), time.perf_counter()
@@ -442,111 +499,121 @@ def strike_overshoots(log_path: Path, w: Window) -> list[float]:
     return out
 
 
+async def sample_pending(stats: Stats) -> None:
+    while True:
+        await asyncio.sleep(0.01)
+        stats.pending_samples.append(stats.pending)
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f} ms"
 
 
-def cpu_line(w: Window) -> str:
-    line = (f"CPU in cores: server {w.server_cpu / w.seconds:.2f}, client {w.client_cpu / w.seconds:.2f}, "
-            f"other processes {w.other_cpu / w.seconds:.2f}")
-    if w.steal / w.seconds >= 0.01:
-        line += f", steal {w.steal / w.seconds:.2f}"
-    if w.other_cpu / w.seconds >= 0.1 or w.steal / w.seconds >= 0.1:
-        line += "  ** the machine was not quiet: figures are unreliable **"
-    return line
-
-
 # -------------------------------------------------------------------------------------- main
+async def throughput(args: argparse.Namespace, tmp: Path) -> None:
+    streams = 3 * args.matches
+    slow_clock = game_pb2.Clock(decision_ms=HOUR_MS, bank_ms=0, max_strikes=0)  # bots may hold answers
+    ref = Stats()
+    wide, narrow = EchoStats(), EchoStats()
+    async with (
+        referee_process(tmp / "referee") as referee,
+        echo_process(tmp / "echo") as echo,
+        matches_running(referee, args.matches, ref, slow_clock),
+        echo_running(echo, streams, wide),
+        echo_running(echo, args.matches, narrow),
+    ):
+        legs = [Leg("referee", referee, ref), Leg("echo", echo, wide), Leg("echo-narrow", echo, narrow)]
+        await alternate(legs, args.seconds, args.rounds)
+    rw, ew, nw = (leg.window for leg in legs)
+    rate = ref.decisions / rw.seconds
+    referee_us = rw.server_cpu / max(1, ref.decisions) * 1e6
+    print(f"referee   {args.matches} matches of mizerka, {streams} bot streams, {rw.seconds:.1f} s in {args.rounds} windows:")
+    print(f"          {rate:>9,.0f} decisions/s   ({ref.decisions:,} decisions, "
+          f"{ref.received / max(1, ref.decisions):.1f} messages to bots per decision)")
+    print(f"          decision round trip p50 {ms(pct(ref.turn_rtt, 0.5))}  p99 {ms(pct(ref.turn_rtt, 0.99))}"
+          f"   ack latency p50 {ms(pct(ref.ack, 0.5))}  p99 {ms(pct(ref.ack, 0.99))}")
+    print(f"          server CPU per decision {referee_us:,.0f} us; {rw.line()}")
+    decisions, wall, cpu = await referee_logic(min(args.seconds, 5.0))
+    logic_us = cpu / max(1, decisions) * 1e6
+    print(f"          of which the referee's own logic {logic_us:,.0f} us  (GameRunner on in-memory ports, no gRPC,"
+          f" in this process: {decisions / wall:,.0f} decisions/s)")
+    echo_rate = wide.count / ew.seconds
+    echo_us = ew.server_cpu / max(1, wide.count) * 1e6
+    for stats, w, n in ((wide, ew, streams), (narrow, nw, args.matches)):
+        note = "(the ratio's denominator)" if n == streams else "(one stream per match, for reference)"
+        print(f"echo      {n} streams, {w.seconds:.1f} s: {stats.count / w.seconds:>9,.0f} round trips/s  {note}")
+        print(f"          echo round trip p50 {ms(pct(stats.rtt, 0.5))}  p99 {ms(pct(stats.rtt, 0.99))}"
+              f"   server CPU per round trip {w.server_cpu / max(1, stats.count) * 1e6:,.0f} us; {w.line()}")
+    ratio = rate / echo_rate
+    verdict = "meets the goal" if ratio >= GOAL else "meets the bar" if ratio >= BAR else "BELOW THE BAR"
+    print(f"ratio     referee / echo over {streams} streams = {ratio:.2f}x  (bar {BAR}x, goal {GOAL}x: {verdict})")
+    print(f"          in server CPU: {echo_us:,.0f} us per echo round trip / {referee_us:,.0f} us per decision"
+          f" = {echo_us / referee_us:.2f}x")
+
+
+async def overshoot(args: argparse.Namespace, tmp: Path) -> int:
+    stats = Stats()
+    clock = game_pb2.Clock(decision_ms=args.timeout_ms, bank_ms=0, increment_ms=0, max_strikes=0)
+    async with referee_process(tmp / "busy") as server, matches_running(server, args.busy, stats, clock, hang_seat0=True):
+        await asyncio.sleep(WARMUP_S)
+        sampler = asyncio.create_task(sample_pending(stats))
+        probe = Probe(server.process.pid)
+        stats.measuring = True
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        w = probe.done()
+        sampler.cancel()
+    kept = strike_overshoots(server.log_path, w)
+    samples = stats.pending_samples
+    print(f"overshoot {args.busy} matches, seat 0 never answers (decision_ms {args.timeout_ms}, no bank, never forfeited),"
+          f" seats 1-2 answer at once; {3 * args.busy} streams, {w.seconds:.1f} s:")
+    if samples:
+        print(f"          decisions pending at once: mean {statistics.fmean(samples):.1f}, min {min(samples)},"
+              f" max {max(samples)}  (sampled every 10 ms)")
+    print(f"          {len(kept):,} timeouts ({len(kept) / w.seconds:,.0f}/s) and "
+          f"{stats.decisions / w.seconds:,.0f} answered decisions/s; {w.line()}")
+    if not kept:
+        print("          no timeout strike with overshoot_ms in the referee log (server/referee/match.py logs it)")
+        return 1
+    p99 = pct(kept, 0.99)
+    verdict = "meets the bar" if p99 < OVERSHOOT_BAR_MS else "ABOVE THE BAR"
+    print(f"          timeout overshoot p50 {pct(kept, 0.5):.2f} ms  p90 {pct(kept, 0.9):.2f} ms  p99 {p99:.2f} ms"
+          f"  max {max(kept):.2f} ms  (bar p99 < {OVERSHOOT_BAR_MS:g} ms: {verdict})")
+    return 0
+
+
+async def profile(args: argparse.Namespace, tmp: Path) -> None:
+    out = tmp / "referee.prof"
+    stats = Stats()
+    clock = game_pb2.Clock(decision_ms=HOUR_MS, bank_ms=0, max_strikes=0)
+    async with referee_process(tmp / "referee", out) as server, matches_running(server, args.matches, stats, clock):
+        stats.measuring = True
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+    print(f"referee under cProfile: {args.matches} matches, {stats.decisions / args.seconds:,.0f} decisions/s"
+          " (cProfile slows it down); the whole server run, by own time:\n")
+    pstats.Stats(str(out), stream=sys.stdout).sort_stats("tottime").print_stats(30)
+
+
 async def run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-referee-") as tmp_name:
         tmp = Path(tmp_name)
-        streams = 3 * args.matches
-
-        # 1. the referee ---------------------------------------------------------------------
-        (tmp / "ref").mkdir()
-        profile_out = tmp / "referee.prof" if args.profile else None
-        server = await start_referee(tmp / "ref", profile_out)
-        stats = Stats()
-        try:
-            w = await play_matches(server, args.matches, args.seconds, stats)
-        finally:
-            server.stop()
-        rate = stats.decisions / w.seconds
-        referee_us = w.server_cpu / max(1, stats.decisions) * 1e6
-        print(f"referee   {args.matches} matches of mizerka, {streams} bot streams, {w.seconds:.1f} s:")
-        print(f"          {rate:>9,.0f} decisions/s   ({stats.decisions:,} decisions, "
-              f"{stats.received / max(1, stats.decisions):.1f} messages to bots per decision)")
-        print(f"          decision round trip p50 {ms(pct(stats.turn_rtt, 0.5))}  p99 {ms(pct(stats.turn_rtt, 0.99))}"
-              f"   ack latency p50 {ms(pct(stats.ack, 0.5))}  p99 {ms(pct(stats.ack, 0.99))}")
-        print(f"          server CPU per decision {referee_us:,.0f} us; {cpu_line(w)}")
         if args.profile:
-            assert profile_out is not None
-            print(f"\nreferee process profile (cProfile, {profile_out}):")
-            p = pstats.Stats(str(profile_out), stream=sys.stdout)
-            p.sort_stats("tottime").print_stats(30)
-            p.sort_stats("cumulative").print_stats(40)
+            await profile(args, tmp)
             return 0
-
-        decisions, wall, cpu = await referee_logic(min(args.seconds, 5.0))
-        logic_us = cpu / max(1, decisions) * 1e6
-        print(f"          of which the referee's own logic: {logic_us:,.0f} us per decision  (GameRunner on in-memory"
-              f" ports, no gRPC, in this process: {decisions / wall:,.0f} decisions/s on one core)")
-
-        # 2. bare grpc.aio echo --------------------------------------------------------------
-        echo_rates, echo_us = {}, {}
-        for n in dict.fromkeys((streams, args.matches)):
-            server = await start_echo(tmp)
-            try:
-                count, rtts, ew = await echo(server, n, args.seconds)
-            finally:
-                server.stop()
-            echo_rates[n] = count / ew.seconds
-            echo_us[n] = ew.server_cpu / max(1, count) * 1e6
-            note = "  (the ratio's denominator)" if n == streams else "  (as many streams as decisions in flight; for reference)"
-            print(f"echo      {n} streams, {ew.seconds:.1f} s: {echo_rates[n]:>9,.0f} round trips/s{note}")
-            print(f"          echo round trip p50 {ms(pct(rtts, 0.5))}  p99 {ms(pct(rtts, 0.99))}")
-            print(f"          server CPU per round trip {echo_us[n]:,.0f} us; {cpu_line(ew)}")
-        ratio = rate / echo_rates[streams]
-        verdict = "meets the goal" if ratio >= GOAL else "meets the bar" if ratio >= BAR else "BELOW THE BAR"
-        print(f"ratio     referee / echo over {streams} streams = {ratio:.2f}x  (bar {BAR}x, goal {GOAL}x: {verdict})")
-        print(f"          server CPU per round trip / per decision = {echo_us[streams] / referee_us:.2f}x"
-              "  (the same comparison in CPU cost: steadier when the machine is not quiet)")
-
-        # 3. timeout overshoot ---------------------------------------------------------------
-        (tmp / "busy").mkdir()
-        server = await start_referee(tmp / "busy")
-        stats = Stats()
-        clock = game_pb2.Clock(decision_ms=args.timeout_ms, bank_ms=0, increment_ms=0, max_strikes=0)
-        try:
-            w = await play_matches(server, args.busy, args.seconds, stats, clock=clock, hang_seat0=True)
-        finally:
-            server.stop()
-        kept = strike_overshoots(server.log_path, w)
-        samples = stats.pending_samples
-        print(f"overshoot {args.busy} matches, seat 0 never answers (decision_ms {args.timeout_ms}, no bank, never forfeited),"
-              f" seats 1-2 answer at once; {3 * args.busy} streams, {w.seconds:.1f} s:")
-        if samples:
-            print(f"          decisions pending at once: mean {statistics.fmean(samples):.1f}, min {min(samples)},"
-                  f" max {max(samples)}  (sampled every 10 ms)")
-        print(f"          {len(kept):,} timeouts ({len(kept) / w.seconds:,.0f}/s), "
-              f"{stats.decisions / w.seconds:,.0f} answered decisions/s; {cpu_line(w)}")
-        if not kept:
-            print("          no strike with overshoot_ms in the referee log: is server/referee/match.py logging it?")
-            return 1
-        p99 = pct(kept, 0.99)
-        verdict = "meets the bar" if p99 < OVERSHOOT_BAR_MS else "ABOVE THE BAR"
-        print(f"          timeout overshoot p50 {pct(kept, 0.5):.2f} ms  p99 {p99:.2f} ms  max {max(kept):.2f} ms"
-              f"  (bar p99 < {OVERSHOOT_BAR_MS:g} ms: {verdict})")
-    return 0
+        await throughput(args, tmp)
+        return await overshoot(args, tmp)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="wall budget of each measured window (default 10)")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="measured wall time of each side of the throughput run, and of the overshoot run (default 10)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating windows per side in the throughput run (default 5)")
     parser.add_argument("--matches", type=int, default=16, help="concurrent matches in the throughput run (default 16)")
-    parser.add_argument("--busy", type=int, default=50, help="matches with a pending, never answered decision (default 50)")
+    parser.add_argument("--busy", type=int, default=50, help="matches with a never answered decision pending (default 50)")
     parser.add_argument("--timeout-ms", type=int, default=100, help="decision_ms in the overshoot run (default 100)")
-    parser.add_argument("--profile", action="store_true", help="run the referee phase only, with the server under cProfile")
+    parser.add_argument("--profile", action="store_true", help="profile the referee (cProfile) under the throughput load instead")
     parser.add_argument("--echo-server", metavar="READY_FILE", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
@@ -554,8 +621,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"machine: {machine()}")
     print(f"date:    {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
-    print(f"budget:  {args.seconds:g} s per window after {WARMUP_S:g} s warm-up; servers on 127.0.0.1, "
-          "each a subprocess; bots: grpc.aio in this process, one channel")
+    print(f"budget:  {args.seconds:g} s measured per side; servers on 127.0.0.1, each a subprocess; "
+          "bots: grpc.aio in this process, one channel")
     print(DEFINITIONS)
     return asyncio.run(run(args))
 

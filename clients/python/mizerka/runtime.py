@@ -320,8 +320,9 @@ class _Seat:
         which = msg.WhichOneof("message")
         bot = self.bot
         stats = self.runner.stats
-        if which == "event":
-            call_hook(bot, "on_event", msg.event)
+        if which == "event_batch":
+            for event in msg.event_batch.events:
+                call_hook(bot, "on_event", event)
         elif which == "decision_request":
             turn = Turn(msg.decision_request, self.game_start)
             self.pending = turn

@@ -41,20 +41,26 @@ class Hello(_message.Message):
     def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
-    __slots__ = ("welcome", "game_start", "event", "decision_request", "action_error", "game_end")
+    __slots__ = ("welcome", "game_start", "event_batch", "decision_request", "action_error", "game_end")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_START_FIELD_NUMBER: _ClassVar[int]
-    EVENT_FIELD_NUMBER: _ClassVar[int]
+    EVENT_BATCH_FIELD_NUMBER: _ClassVar[int]
     DECISION_REQUEST_FIELD_NUMBER: _ClassVar[int]
     ACTION_ERROR_FIELD_NUMBER: _ClassVar[int]
     GAME_END_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     game_start: GameStart
-    event: _events_pb2.Event
+    event_batch: EventBatch
     decision_request: DecisionRequest
     action_error: ActionError
     game_end: GameEnd
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., event: _Optional[_Union[_events_pb2.Event, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., action_error: _Optional[_Union[ActionError, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ...) -> None: ...
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., event_batch: _Optional[_Union[EventBatch, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., action_error: _Optional[_Union[ActionError, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ...) -> None: ...
+
+class EventBatch(_message.Message):
+    __slots__ = ("events",)
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]
+    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("bot_id", "name", "max_message_bytes", "server_version")
