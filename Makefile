@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine bench-referee venv proto clean
+.PHONY: demo test bench-engine bench-referee bench-league venv proto clean
 
 venv: $(STAMP)
 
@@ -26,6 +26,9 @@ bench-engine: $(STAMP)
 
 bench-referee: $(STAMP)
 	$(BIN)/python tests/bench/bench_referee.py
+
+bench-league: $(STAMP)
+	$(BIN)/python tests/bench/bench_league.py
 
 # Regenerate the Python stubs the SDK ships from proto/ (tests check they are current).
 proto: $(STAMP)

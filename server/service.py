@@ -47,16 +47,31 @@ _STATUS = {
 # ------------------------------------------------------------------------------------ seats
 class StreamSeat:
     """A Play stream as a SeatPort. Messages arriving while no game is running are answered
-    NOT_EXPECTED; messages during a game are queued for the referee."""
+    NOT_EXPECTED; messages during a game are queued for the referee. Outgoing messages go through
+    a writer task, so the match never waits on a bot's reading; a bot that lets more than
+    ``MAX_BACKLOG`` messages pile up unread is disconnected."""
+
+    MAX_BACKLOG = 256
 
     def __init__(self, context: grpc.aio.ServicerContext, bot: Bot, version: str) -> None:
         self.context = context
         self.bot = bot
         self.version = version
+        self.live_events = False
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
         self.closed = asyncio.Event()
         self.in_game = False
-        self._write_lock = asyncio.Lock()
+
+    async def write_loop(self) -> None:
+        try:
+            while True:
+                await self.context.write(await self.outbox.get())
+        except (grpc.RpcError, RuntimeError, asyncio.InvalidStateError, asyncio.CancelledError):
+            pass
+        finally:
+            self.closed.set()
+            self.queue.put_nowait(_CLOSED)
 
     async def read_loop(self) -> None:
         try:
@@ -81,11 +96,12 @@ class StreamSeat:
     async def send(self, message: referee_pb2.RefereeMessage) -> None:
         if self.closed.is_set():
             raise Disconnected()
-        try:
-            async with self._write_lock:
-                await self.context.write(message)
-        except (grpc.RpcError, RuntimeError, asyncio.InvalidStateError) as e:
-            raise Disconnected() from e
+        if self.outbox.qsize() >= self.MAX_BACKLOG:
+            log.warning("bot does not read its stream; disconnecting it", bot=self.bot.name, backlog=self.outbox.qsize())
+            self.closed.set()
+            self.queue.put_nowait(_CLOSED)
+            raise Disconnected()
+        self.outbox.put_nowait(message)
 
     async def receive(self) -> referee_pb2.BotMessage:
         message = await self.queue.get()
@@ -301,16 +317,23 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         assert bot is not None
         bound = log.bind(bot=bot.name, bot_id=bot.id)
         seat = StreamSeat(context, bot, first.hello.version)
+        seat.live_events = first.hello.live_events
         await seat.send(referee_pb2.RefereeMessage(welcome=referee_pb2.Welcome(
             bot_id=bot.id, name=bot.name, max_message_bytes=MAX_MESSAGE_BYTES, server_version=VERSION,
         )))
         bound.info("bot connected", version=first.hello.version)
         reader = asyncio.create_task(seat.read_loop())
+        writer = asyncio.create_task(seat.write_loop())
         await self.arena.lobby.add(seat)
         try:
             await seat.closed.wait()
+            with contextlib.suppress(TimeoutError):  # let queued messages (a GameEnd) go out
+                async with asyncio.timeout(1.0):
+                    while not seat.outbox.empty() and not writer.done():
+                        await asyncio.sleep(0.01)
         finally:
             reader.cancel()
+            writer.cancel()
             await self.arena.lobby.remove(seat)
             bound.info("bot stream closed")
 

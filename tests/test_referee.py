@@ -32,7 +32,8 @@ _CLOSE = object()
 class MemoryPort:
     """A SeatPort over two queues; ``close()`` is the bot hanging up."""
 
-    def __init__(self) -> None:
+    def __init__(self, live_events: bool = False) -> None:
+        self.live_events = live_events
         self.to_bot: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
         self.to_referee: asyncio.Queue[Any] = asyncio.Queue()
         self.closed = False
@@ -92,9 +93,10 @@ async def bot(port: MemoryPort, answer: Answer, received: list[referee_pb2.Refer
                 port.to_referee.put_nowait(referee_pb2.BotMessage(action=action) if isinstance(action, game_pb2.Action) else action)
 
 
-async def play(answers: list[Answer], clock: ClockSettings, preset: str = "mizerka-short", seed: str = "s") -> tuple[Any, list[list[referee_pb2.RefereeMessage]], float]:
+async def play(answers: list[Answer], clock: ClockSettings, preset: str = "mizerka-short", seed: str = "s",
+               live: bool = False) -> tuple[Any, list[list[referee_pb2.RefereeMessage]], float]:
     rules = load_ruleset(preset)
-    ports = [MemoryPort() for _ in range(rules.players)]
+    ports = [MemoryPort(live) for _ in range(rules.players)]
     inboxes: list[list[referee_pb2.RefereeMessage]] = [[] for _ in ports]
     runner = GameRunner("m-1", rules, seed, 0, ports, [f"bot{i}" for i in range(rules.players)], clock)
     loop = asyncio.get_running_loop()
@@ -106,8 +108,9 @@ async def play(answers: list[Answer], clock: ClockSettings, preset: str = "mizer
 
 
 def events(inbox: list[referee_pb2.RefereeMessage], kind: str) -> list[Any]:
-    return [getattr(e, kind) for m in inbox if m.WhichOneof("message") == "event_batch"
-            for e in m.event_batch.events if e.WhichOneof("kind") == kind]
+    batches = [m.event_batch.events if m.WhichOneof("message") == "event_batch" else m.decision_request.events
+               for m in inbox if m.WhichOneof("message") in ("event_batch", "decision_request")]
+    return [getattr(e, kind) for batch in batches for e in batch if e.WhichOneof("kind") == kind]
 
 
 def engine_game_with_defaults(preset: str, seed: str) -> Game:
@@ -239,3 +242,22 @@ def test_seat_clock_arithmetic() -> None:
 def test_clock_settings_are_checked(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="decision_ms|max_strikes"):
         ClockSettings(**bad)
+
+
+@fake_clock
+async def test_live_events_change_when_events_arrive_never_what_or_in_which_order() -> None:
+    def flatten(inbox: list[referee_pb2.RefereeMessage]) -> list[str]:
+        out = []
+        for m in inbox:
+            kind = m.WhichOneof("message")
+            events = m.event_batch.events if kind == "event_batch" else m.decision_request.events if kind == "decision_request" else []
+            out += [str(e) for e in events] + ([kind] if kind != "event_batch" else [])
+        return out
+
+    clock = ClockSettings(decision_ms=1000)
+    _, deferred, _ = await play([prompt()] * 3, clock, preset="manni-major")
+    _, live, _ = await play([prompt()] * 3, clock, preset="manni-major", live=True)
+    for seat in range(3):
+        assert flatten(deferred[seat]) == flatten(live[seat])
+        assert len(deferred[seat]) < len(live[seat]) / 2  # far fewer messages
+        assert deferred[seat][-2].WhichOneof("message") == "event_batch"  # the rest, just before GameEnd

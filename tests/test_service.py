@@ -119,9 +119,18 @@ def test_a_spy_bot_never_receives_a_card_outside_its_legal_view(ref: Referee, tm
     deal, caller, announced = -1, -1, False
     for line in dump.read_text().splitlines():
         message = text_format.Parse(line, referee_pb2.RefereeMessage())
-        batch = message.event_batch.events if message.WhichOneof("message") == "event_batch" else [None]
-        for event in batch:  # each event of a batch is checked in the state it was sent in
-            part = message if event is None else event
+        kind_of_message = message.WhichOneof("message")
+        if kind_of_message == "event_batch":
+            parts = list(message.event_batch.events)
+        elif kind_of_message == "decision_request":  # its events happened before the request itself
+            request = referee_pb2.DecisionRequest()
+            request.CopyFrom(message.decision_request)
+            del request.events[:]
+            parts = [*message.decision_request.events, request]
+        else:
+            parts = [message]
+        for part in parts:  # each event is checked in the state it was sent in
+            event = part if isinstance(part, events_pb2.Event) else None
             kind = event.WhichOneof("kind") if event is not None else None
             if kind == "deal_started":
                 deal, caller = deal + 1, event.deal_started.declarer

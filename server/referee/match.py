@@ -28,17 +28,18 @@ FORFEITED = events_pb2.DEFAULT_REASON_FORFEITED
 DISCONNECTED = events_pb2.DEFAULT_REASON_DISCONNECTED
 REFUSED = events_pb2.DEFAULT_REASON_REFUSED
 
-# How long one message write may take before the seat counts as disconnected: a bot that stops
-# reading its stream must not stall the match for everyone.
-SEND_TIMEOUT_S = 10.0
-
-
 class Disconnected(Exception):
     """The seat's stream is gone (closed, cancelled or broken)."""
 
 
 class SeatPort(Protocol):
-    """A seat's two directions. ``receive`` raises Disconnected once the bot's side has ended."""
+    """A seat's two directions. ``receive`` raises Disconnected once the bot's side has ended.
+
+    ``send`` must not wait on the bot (queue the message and return): a bot that stops reading
+    must never stall the match for the others; the port declares it disconnected instead.
+    """
+
+    live_events: bool  # Hello.live_events: send events as they happen, not only with decisions
 
     async def send(self, message: referee_pb2.RefereeMessage) -> None: ...
 
@@ -120,9 +121,8 @@ class GameRunner:
         if port is None:
             return
         try:
-            async with asyncio.timeout(SEND_TIMEOUT_S):
-                await port.send(message)
-        except (Disconnected, TimeoutError):
+            await port.send(message)
+        except Disconnected:
             self._forfeit(seat, disconnected=True)
 
     async def _send_events(self, seat: int, *events: events_pb2.Event) -> None:
@@ -130,14 +130,20 @@ class GameRunner:
         if events:
             await self._send(seat, referee_pb2.RefereeMessage(event_batch=referee_pb2.EventBatch(events=events)))
 
-    async def _flush_events(self) -> None:
-        """Send every seat the log entries it has not seen yet, as its projection allows."""
-        end = len(self.game.log)
-        for seat in range(self.rules.players):
-            start, self.cursors[seat] = self.cursors[seat], end
-            if start == end or self.ports[seat] is None:
-                continue
-            await self._send_events(seat, *self.encoders[seat].encode_all(project_events(self.game, seat, start)))
+    def _pending_events(self, seat: int) -> list[events_pb2.Event]:
+        """The log entries ``seat`` has not been sent yet, as its projection allows."""
+        start, end = self.cursors[seat], len(self.game.log)
+        self.cursors[seat] = end
+        if start == end or self.ports[seat] is None:
+            return []
+        return self.encoders[seat].encode_all(project_events(self.game, seat, start))
+
+    async def _flush_events(self, but: int = -1, everyone: bool = False) -> None:
+        """Send what they have not seen to the seats that want live events (or to all); ``but``'s
+        events ride on its DecisionRequest instead."""
+        for seat, port in enumerate(self.ports):
+            if seat != but and port is not None and (everyone or port.live_events):
+                await self._send_events(seat, *self._pending_events(seat))
         if self.on_update is not None:
             self.on_update(self.game)
 
@@ -162,9 +168,8 @@ class GameRunner:
             await self._send(seat, referee_pb2.RefereeMessage(game_start=start))
         game = self.game
         while not game.finished:
-            await self._flush_events()
             await self._turn(game.to_act)
-        await self._flush_events()
+        await self._flush_events(everyone=True)
         await self._send_game_end()
         self.log.info("game finished", totals=list(game.totals))
         return self.record()
@@ -206,20 +211,23 @@ class GameRunner:
         assert decision is not None
         record = self.records[seat]
         if record.forfeited or self.ports[seat] is None:
+            await self._flush_events(but=seat)
             await self._apply_default(seat, turn, decision, DISCONNECTED if record.disconnected else FORFEITED)
             return
+        await self._flush_events(but=seat)
         clock = self.clocks[seat]
         allowed_ms = clock.allowed_ms()
         request = protocol.decision_to_proto(
             turn, decision, project(self.game, seat), self.settings.decision_ms, clock.bank_ms, self.names, self.rules
         )
+        request.events.extend(self._pending_events(seat))
         await self._send(seat, referee_pb2.RefereeMessage(decision_request=request))
         port = self.ports[seat]
         if port is None:  # the send found the stream gone
             await self._apply_default(seat, turn, decision, DISCONNECTED)
             return
         loop = asyncio.get_running_loop()
-        started = loop.time()  # the clock runs from the moment the request is written
+        started = loop.time()  # the clock runs from the moment the request is handed to the transport
         deadline = started + allowed_ms / 1000.0
         errors = 0
         while True:
@@ -298,4 +306,4 @@ class GameRunner:
         self.records[seat].defaults += 1
         name = events_pb2.DefaultReason.Name(reason).removeprefix("DEFAULT_REASON_")
         applied = protocol.default_applied_to_proto(turn, action, name)
-        await self._send_events(seat, *([strike] if strike is not None else []), applied)
+        await self._send_events(seat, *self._pending_events(seat), *([strike] if strike is not None else []), applied)

@@ -456,6 +456,8 @@ async def alternate(legs: list[Leg], seconds: float, rounds: int) -> None:
 class MemoryPort:
     """A SeatPort in memory whose bot answers inside ``send``: what the referee costs without gRPC."""
 
+    live_events = False
+
     def __init__(self, counter: list[int]) -> None:
         self.inbox: asyncio.Queue[referee_pb2.BotMessage] = asyncio.Queue()
         self.counter = counter

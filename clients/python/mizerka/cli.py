@@ -1,5 +1,8 @@
 """``mizerka-bot NAME [--server HOST:PORT] [--token T] [--parallel N] [--games N]``: run a built-in bot.
 
+``mizerka-bot stdio [options] -- CMD ARGS...`` runs the stdio bridge instead: a program in any
+language that speaks JSON Lines on stdin/stdout plays through it (:mod:`mizerka.stdio`).
+
 The launch contract of every bot program: the server address comes from ``MIZERKA_SERVER``, the
 token from ``MIZERKA_TOKEN`` and the number of games to play at once from ``MIZERKA_PARALLEL``
 (default 1); ``--server``, ``--token`` and ``--parallel`` override them.
@@ -32,7 +35,8 @@ def build_parser(prog: str = "mizerka-bot") -> argparse.ArgumentParser:
         prog=prog,
         description="Connect a built-in Mizerka bot to a referee and play the games it is seated in.",
         epilog=f"Environment: {ENV_SERVER} (default {DEFAULT_SERVER}), {ENV_TOKEN} and {ENV_PARALLEL} (default 1); "
-        "flags override them.",
+        f"flags override them. '{prog} stdio [options] -- CMD ARGS...' plays through a program that speaks JSON "
+        f"Lines on stdin/stdout instead (see '{prog} stdio --help' and docs/stdio-protocol.md).",
     )
     p.add_argument("bot", metavar="NAME", choices=sorted(BOTS), help=f"the bot: {', '.join(sorted(BOTS))}")
     p.add_argument("--server", help=f"referee address HOST:PORT (default: ${ENV_SERVER} or {DEFAULT_SERVER})")
@@ -50,7 +54,12 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot") -> int:
     """Run a built-in bot; returns the process exit code (0 done, 1 refused/error, 2 usage, 130 Ctrl-C)."""
     from mizerka.bots import make_factory
 
-    args = build_parser(prog).parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["stdio"]:
+        from mizerka import stdio
+
+        return stdio.main(argv[1:], prog=f"{prog} stdio")
+    args = build_parser(prog).parse_args(argv)
     if args.parallel is not None and args.parallel < 1:
         print(f"{prog}: error: --parallel must be at least 1", file=sys.stderr)
         return 2

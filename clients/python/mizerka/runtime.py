@@ -324,6 +324,8 @@ class _Seat:
             for event in msg.event_batch.events:
                 call_hook(bot, "on_event", event)
         elif which == "decision_request":
+            for event in msg.decision_request.events:  # what happened just before this decision
+                call_hook(bot, "on_event", event)
             turn = Turn(msg.decision_request, self.game_start)
             self.pending = turn
             ans = await self._call(answer, bot, turn)

@@ -26,39 +26,39 @@ from mizerka.v1 import events_pb2 as mizerka_dot_v1_dot_events__pb2
 from mizerka.v1 import game_pb2 as mizerka_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18mizerka/v1/referee.proto\x12\nmizerka.v1\x1a\x17mizerka/v1/events.proto\x1a\x15mizerka/v1/game.proto\"a\n\nBotMessage\x12\"\n\x05hello\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.HelloH\x00\x12$\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.mizerka.v1.ActionH\x00\x42\t\n\x07message\"5\n\x05Hello\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\"\xb2\x02\n\x0eRefereeMessage\x12&\n\x07welcome\x18\x01 \x01(\x0b\x32\x13.mizerka.v1.WelcomeH\x00\x12+\n\ngame_start\x18\x02 \x01(\x0b\x32\x15.mizerka.v1.GameStartH\x00\x12-\n\x0b\x65vent_batch\x18\x03 \x01(\x0b\x32\x16.mizerka.v1.EventBatchH\x00\x12\x37\n\x10\x64\x65\x63ision_request\x18\x04 \x01(\x0b\x32\x1b.mizerka.v1.DecisionRequestH\x00\x12/\n\x0c\x61\x63tion_error\x18\x05 \x01(\x0b\x32\x17.mizerka.v1.ActionErrorH\x00\x12\'\n\x08game_end\x18\x06 \x01(\x0b\x32\x13.mizerka.v1.GameEndH\x00\x42\t\n\x07message\"/\n\nEventBatch\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.mizerka.v1.Event\"Z\n\x07Welcome\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x19\n\x11max_message_bytes\x18\x03 \x01(\r\x12\x16\n\x0eserver_version\x18\x04 \x01(\t\"\xa6\x01\n\tGameStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\r\x12\r\n\x05games\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\r\n\x05names\x18\x05 \x03(\t\x12$\n\x07ruleset\x18\x06 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12 \n\x05\x63lock\x18\x07 \x01(\x0b\x32\x11.mizerka.v1.Clock\"A\n\x0f\x45xchangeOptions\x12\x11\n\tmax_cards\x18\x01 \x01(\r\x12\x0c\n\x04pick\x18\x02 \x01(\x08\x12\r\n\x05talon\x18\x03 \x03(\t\"\x92\x02\n\x0f\x44\x65\x63isionRequest\x12\x0c\n\x04turn\x18\x01 \x01(\r\x12&\n\x04kind\x18\x02 \x01(\x0e\x32\x18.mizerka.v1.DecisionKind\x12\"\n\x04view\x18\x03 \x01(\x0b\x32\x14.mizerka.v1.SeatView\x12)\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x12.mizerka.v1.Action\x12-\n\x08\x65xchange\x18\x05 \x01(\x0b\x32\x1b.mizerka.v1.ExchangeOptions\x12\x14\n\x0ctime_left_ms\x18\x06 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x07 \x01(\r\x12$\n\x07ruleset\x18\x08 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\"\x81\x01\n\x0b\x41\x63tionError\x12\x0c\n\x04turn\x18\x01 \x01(\r\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\r\n\x05retry\x18\x04 \x01(\x08\x12\x0f\n\x07strikes\x18\x05 \x01(\r\x12\x14\n\x0ctime_left_ms\x18\x06 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x07 \x01(\r\"\xd3\x01\n\x07GameEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\r\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0c\n\x04rank\x18\x04 \x01(\r\x12\x0e\n\x06totals\x18\x05 \x03(\x11\x12\'\n\x07results\x18\x06 \x03(\x0b\x32\x16.mizerka.v1.DealResult\x12%\n\x05seats\x18\x07 \x03(\x0b\x32\x16.mizerka.v1.SeatRecord\x12\x0f\n\x07\x61\x62orted\x18\x08 \x01(\x08\x12\x14\n\x0c\x61\x62ort_reason\x18\t \x01(\t\" \n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x8c\x02\n\x0bWatchUpdate\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\r\x12\x0c\n\x04\x66ull\x18\x03 \x01(\x08\x12\r\n\x05names\x18\x04 \x03(\t\x12$\n\x07ruleset\x18\x05 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12\"\n\x04view\x18\x06 \x01(\x0b\x32\x14.mizerka.v1.SeatView\x12!\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x11.mizerka.v1.Event\x12%\n\x05\x64\x65\x61ls\x18\x08 \x03(\x0b\x32\x16.mizerka.v1.DealRecord\x12\x11\n\tgame_over\x18\t \x01(\x08\x12\x12\n\nmatch_over\x18\n \x01(\x08*\x96\x01\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45\x43ISION_KIND_CONTRACT\x10\x01\x12\x17\n\x13\x44\x45\x43ISION_KIND_MAJOR\x10\x02\x12\x1a\n\x16\x44\x45\x43ISION_KIND_EXCHANGE\x10\x03\x12\x16\n\x12\x44\x45\x43ISION_KIND_PLAY\x10\x04\x32\x87\x01\n\x07Referee\x12>\n\x04Play\x12\x16.mizerka.v1.BotMessage\x1a\x1a.mizerka.v1.RefereeMessage(\x01\x30\x01\x12<\n\x05Watch\x12\x18.mizerka.v1.WatchRequest\x1a\x17.mizerka.v1.WatchUpdate0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18mizerka/v1/referee.proto\x12\nmizerka.v1\x1a\x17mizerka/v1/events.proto\x1a\x15mizerka/v1/game.proto\"a\n\nBotMessage\x12\"\n\x05hello\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.HelloH\x00\x12$\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x12.mizerka.v1.ActionH\x00\x42\t\n\x07message\"J\n\x05Hello\x12\r\n\x05token\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\x13\n\x0blive_events\x18\x04 \x01(\x08\"\xb2\x02\n\x0eRefereeMessage\x12&\n\x07welcome\x18\x01 \x01(\x0b\x32\x13.mizerka.v1.WelcomeH\x00\x12+\n\ngame_start\x18\x02 \x01(\x0b\x32\x15.mizerka.v1.GameStartH\x00\x12-\n\x0b\x65vent_batch\x18\x03 \x01(\x0b\x32\x16.mizerka.v1.EventBatchH\x00\x12\x37\n\x10\x64\x65\x63ision_request\x18\x04 \x01(\x0b\x32\x1b.mizerka.v1.DecisionRequestH\x00\x12/\n\x0c\x61\x63tion_error\x18\x05 \x01(\x0b\x32\x17.mizerka.v1.ActionErrorH\x00\x12\'\n\x08game_end\x18\x06 \x01(\x0b\x32\x13.mizerka.v1.GameEndH\x00\x42\t\n\x07message\"/\n\nEventBatch\x12!\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x11.mizerka.v1.Event\"Z\n\x07Welcome\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x19\n\x11max_message_bytes\x18\x03 \x01(\r\x12\x16\n\x0eserver_version\x18\x04 \x01(\t\"\xa6\x01\n\tGameStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\r\x12\r\n\x05games\x18\x03 \x01(\r\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\r\n\x05names\x18\x05 \x03(\t\x12$\n\x07ruleset\x18\x06 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12 \n\x05\x63lock\x18\x07 \x01(\x0b\x32\x11.mizerka.v1.Clock\"A\n\x0f\x45xchangeOptions\x12\x11\n\tmax_cards\x18\x01 \x01(\r\x12\x0c\n\x04pick\x18\x02 \x01(\x08\x12\r\n\x05talon\x18\x03 \x03(\t\"\xb5\x02\n\x0f\x44\x65\x63isionRequest\x12\x0c\n\x04turn\x18\x01 \x01(\r\x12&\n\x04kind\x18\x02 \x01(\x0e\x32\x18.mizerka.v1.DecisionKind\x12\"\n\x04view\x18\x03 \x01(\x0b\x32\x14.mizerka.v1.SeatView\x12)\n\rlegal_actions\x18\x04 \x03(\x0b\x32\x12.mizerka.v1.Action\x12-\n\x08\x65xchange\x18\x05 \x01(\x0b\x32\x1b.mizerka.v1.ExchangeOptions\x12\x14\n\x0ctime_left_ms\x18\x06 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x07 \x01(\r\x12$\n\x07ruleset\x18\x08 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12!\n\x06\x65vents\x18\t \x03(\x0b\x32\x11.mizerka.v1.Event\"\x81\x01\n\x0b\x41\x63tionError\x12\x0c\n\x04turn\x18\x01 \x01(\r\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0f\n\x07message\x18\x03 \x01(\t\x12\r\n\x05retry\x18\x04 \x01(\x08\x12\x0f\n\x07strikes\x18\x05 \x01(\r\x12\x14\n\x0ctime_left_ms\x18\x06 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x07 \x01(\r\"\xd3\x01\n\x07GameEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\r\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0c\n\x04rank\x18\x04 \x01(\r\x12\x0e\n\x06totals\x18\x05 \x03(\x11\x12\'\n\x07results\x18\x06 \x03(\x0b\x32\x16.mizerka.v1.DealResult\x12%\n\x05seats\x18\x07 \x03(\x0b\x32\x16.mizerka.v1.SeatRecord\x12\x0f\n\x07\x61\x62orted\x18\x08 \x01(\x08\x12\x14\n\x0c\x61\x62ort_reason\x18\t \x01(\t\" \n\x0cWatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"\x8c\x02\n\x0bWatchUpdate\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x13\n\x0bgame_number\x18\x02 \x01(\r\x12\x0c\n\x04\x66ull\x18\x03 \x01(\x08\x12\r\n\x05names\x18\x04 \x03(\t\x12$\n\x07ruleset\x18\x05 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12\"\n\x04view\x18\x06 \x01(\x0b\x32\x14.mizerka.v1.SeatView\x12!\n\x06\x65vents\x18\x07 \x03(\x0b\x32\x11.mizerka.v1.Event\x12%\n\x05\x64\x65\x61ls\x18\x08 \x03(\x0b\x32\x16.mizerka.v1.DealRecord\x12\x11\n\tgame_over\x18\t \x01(\x08\x12\x12\n\nmatch_over\x18\n \x01(\x08*\x96\x01\n\x0c\x44\x65\x63isionKind\x12\x1d\n\x19\x44\x45\x43ISION_KIND_UNSPECIFIED\x10\x00\x12\x1a\n\x16\x44\x45\x43ISION_KIND_CONTRACT\x10\x01\x12\x17\n\x13\x44\x45\x43ISION_KIND_MAJOR\x10\x02\x12\x1a\n\x16\x44\x45\x43ISION_KIND_EXCHANGE\x10\x03\x12\x16\n\x12\x44\x45\x43ISION_KIND_PLAY\x10\x04\x32\x87\x01\n\x07Referee\x12>\n\x04Play\x12\x16.mizerka.v1.BotMessage\x1a\x1a.mizerka.v1.RefereeMessage(\x01\x30\x01\x12<\n\x05Watch\x12\x18.mizerka.v1.WatchRequest\x1a\x17.mizerka.v1.WatchUpdate0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'mizerka.v1.referee_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DECISIONKIND']._serialized_start=1857
-  _globals['_DECISIONKIND']._serialized_end=2007
+  _globals['_DECISIONKIND']._serialized_start=1913
+  _globals['_DECISIONKIND']._serialized_end=2063
   _globals['_BOTMESSAGE']._serialized_start=88
   _globals['_BOTMESSAGE']._serialized_end=185
   _globals['_HELLO']._serialized_start=187
-  _globals['_HELLO']._serialized_end=240
-  _globals['_REFEREEMESSAGE']._serialized_start=243
-  _globals['_REFEREEMESSAGE']._serialized_end=549
-  _globals['_EVENTBATCH']._serialized_start=551
-  _globals['_EVENTBATCH']._serialized_end=598
-  _globals['_WELCOME']._serialized_start=600
-  _globals['_WELCOME']._serialized_end=690
-  _globals['_GAMESTART']._serialized_start=693
-  _globals['_GAMESTART']._serialized_end=859
-  _globals['_EXCHANGEOPTIONS']._serialized_start=861
-  _globals['_EXCHANGEOPTIONS']._serialized_end=926
-  _globals['_DECISIONREQUEST']._serialized_start=929
-  _globals['_DECISIONREQUEST']._serialized_end=1203
-  _globals['_ACTIONERROR']._serialized_start=1206
-  _globals['_ACTIONERROR']._serialized_end=1335
-  _globals['_GAMEEND']._serialized_start=1338
-  _globals['_GAMEEND']._serialized_end=1549
-  _globals['_WATCHREQUEST']._serialized_start=1551
-  _globals['_WATCHREQUEST']._serialized_end=1583
-  _globals['_WATCHUPDATE']._serialized_start=1586
-  _globals['_WATCHUPDATE']._serialized_end=1854
-  _globals['_REFEREE']._serialized_start=2010
-  _globals['_REFEREE']._serialized_end=2145
+  _globals['_HELLO']._serialized_end=261
+  _globals['_REFEREEMESSAGE']._serialized_start=264
+  _globals['_REFEREEMESSAGE']._serialized_end=570
+  _globals['_EVENTBATCH']._serialized_start=572
+  _globals['_EVENTBATCH']._serialized_end=619
+  _globals['_WELCOME']._serialized_start=621
+  _globals['_WELCOME']._serialized_end=711
+  _globals['_GAMESTART']._serialized_start=714
+  _globals['_GAMESTART']._serialized_end=880
+  _globals['_EXCHANGEOPTIONS']._serialized_start=882
+  _globals['_EXCHANGEOPTIONS']._serialized_end=947
+  _globals['_DECISIONREQUEST']._serialized_start=950
+  _globals['_DECISIONREQUEST']._serialized_end=1259
+  _globals['_ACTIONERROR']._serialized_start=1262
+  _globals['_ACTIONERROR']._serialized_end=1391
+  _globals['_GAMEEND']._serialized_start=1394
+  _globals['_GAMEEND']._serialized_end=1605
+  _globals['_WATCHREQUEST']._serialized_start=1607
+  _globals['_WATCHREQUEST']._serialized_end=1639
+  _globals['_WATCHUPDATE']._serialized_start=1642
+  _globals['_WATCHUPDATE']._serialized_end=1910
+  _globals['_REFEREE']._serialized_start=2066
+  _globals['_REFEREE']._serialized_end=2201
 # @@protoc_insertion_point(module_scope)

@@ -31,14 +31,16 @@ class BotMessage(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("token", "name", "version")
+    __slots__ = ("token", "name", "version", "live_events")
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    LIVE_EVENTS_FIELD_NUMBER: _ClassVar[int]
     token: str
     name: str
     version: str
-    def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+    live_events: bool
+    def __init__(self, token: _Optional[str] = ..., name: _Optional[str] = ..., version: _Optional[str] = ..., live_events: _Optional[bool] = ...) -> None: ...
 
 class RefereeMessage(_message.Message):
     __slots__ = ("welcome", "game_start", "event_batch", "decision_request", "action_error", "game_end")
@@ -103,7 +105,7 @@ class ExchangeOptions(_message.Message):
     def __init__(self, max_cards: _Optional[int] = ..., pick: _Optional[bool] = ..., talon: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("turn", "kind", "view", "legal_actions", "exchange", "time_left_ms", "bank_ms", "ruleset")
+    __slots__ = ("turn", "kind", "view", "legal_actions", "exchange", "time_left_ms", "bank_ms", "ruleset", "events")
     TURN_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
@@ -112,6 +114,7 @@ class DecisionRequest(_message.Message):
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     turn: int
     kind: DecisionKind
     view: _game_pb2.SeatView
@@ -120,7 +123,8 @@ class DecisionRequest(_message.Message):
     time_left_ms: int
     bank_ms: int
     ruleset: _game_pb2.Ruleset
-    def __init__(self, turn: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., exchange: _Optional[_Union[ExchangeOptions, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ...) -> None: ...
+    events: _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]
+    def __init__(self, turn: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., exchange: _Optional[_Union[ExchangeOptions, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_events_pb2.Event, _Mapping]]] = ...) -> None: ...
 
 class ActionError(_message.Message):
     __slots__ = ("turn", "code", "message", "retry", "strikes", "time_left_ms", "bank_ms")

@@ -1,0 +1,105 @@
+'use strict';
+// Unit tests of the card sense, on hand-built DecisionRequests (as @grpc/proto-loader decodes them).
+// Run: npm test   (node's built-in test runner; no referee needed)
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { decide, fallback, DECK } = require('../strategy');
+
+const CONTRACTS = [
+  { name: 'spades', minus: false, trump: 'S' }, { name: 'hearts', minus: false, trump: 'H' },
+  { name: 'diamonds', minus: false, trump: 'D' }, { name: 'clubs', minus: false, trump: 'C' },
+  { name: 'notrump', minus: false, trump: '' }, { name: 'mizerka', minus: true, trump: '' },
+];
+const RULESET = { preset: 'mizerka', players: 3, hand_size: 13, contracts: CONTRACTS };
+
+function request({ kind, hand, contract = '', trump = '', trick = null, legal = [], exchange = null, seat = 0 }) {
+  const players = [0, 1, 2].map((s) => ({ seat: s, hand: s === seat ? hand : [], discarded: [], taken: [] }));
+  const tricks = trick ? [{ leader: trick[0][0], plays: trick.map(([s, card]) => ({ seat: s, card })) }] : [];
+  return {
+    turn: 7, kind, ruleset: RULESET, events: [], exchange,
+    view: { seat, players, tricks, contract, trump, talon: [], talon_known: false },
+    legal_actions: legal.map((body) => ({ turn: 7, ...body })),
+  };
+}
+const plays = (cards) => cards.map((card) => ({ play_card: { card } }));
+const card = (action) => action.play_card.card;
+
+test('plus contract, last to play: the cheapest card that wins', () => {
+  const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', 'JH', 'AH', '2S'], contract: 'spades', trump: 'S',
+    trick: [[1, '9H'], [2, 'TH']], legal: plays(['7H', 'JH', 'AH']) });
+  assert.equal(card(decide(r)), 'JH');
+});
+
+test('plus contract, cannot win: the cheapest card', () => {
+  const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', '2S'], contract: 'notrump',
+    trick: [[1, 'AH']], legal: plays(['7H', '8H']) });
+  assert.equal(card(decide(r)), '7H');
+});
+
+test('plus contract, void in the led suit: ruff as low as wins', () => {
+  const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['5S', 'KS', '2D'], contract: 'spades', trump: 'S',
+    trick: [[1, '9H'], [2, 'AH']], legal: plays(['5S', 'KS', '2D']) });
+  assert.equal(card(decide(r)), '5S');
+});
+
+test('minus contract: the highest card that still loses', () => {
+  const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', 'JH', 'AS'], contract: 'mizerka',
+    trick: [[1, '9H'], [2, 'TH']], legal: plays(['7H', '8H', 'JH']) });
+  assert.equal(card(decide(r)), '8H');
+});
+
+test('minus contract, void: throw the most dangerous card', () => {
+  const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['3S', 'KS', 'AD', '2C'], contract: 'mizerka',
+    trick: [[1, '9H']], legal: plays(['3S', 'KS', 'AD', '2C']) });
+  assert.equal(card(decide(r)), 'AD');
+});
+
+test('contract from the first six cards: a long strong suit names trumps, low cards the minus contract', () => {
+  const legal = CONTRACTS.map((c) => ({ choose_contract: { contract: c.name, trump: '' } }));
+  const strong = request({ kind: 'DECISION_KIND_CONTRACT', hand: ['AH', 'KH', 'QH', 'JH', 'TH', '2C'], legal });
+  assert.equal(decide(strong).choose_contract.contract, 'hearts');
+  const low = request({ kind: 'DECISION_KIND_CONTRACT', hand: ['2S', '3S', '2H', '4H', '3D', '2C'], legal });
+  assert.equal(decide(low).choose_contract.contract, 'mizerka');
+});
+
+test('blind exchange: discards held cards only, at most max_cards, takes nothing', () => {
+  const hand = ['2S', '3S', 'AS', 'KH', '2H', '9D', 'TD', '3C', '4C', 'QC', 'KC', 'AC', '5D'];
+  const r = request({ kind: 'DECISION_KIND_EXCHANGE', hand, contract: 'mizerka',
+    exchange: { max_cards: 3, pick: false, talon: [] } });
+  const { discard, take } = decide(r).exchange_cards;
+  assert.ok(discard.length <= 3 && discard.length > 0);
+  assert.ok(discard.every((c) => hand.includes(c)));
+  assert.equal(new Set(discard).size, discard.length);
+  assert.deepEqual(take, []);
+  assert.ok(discard.every((c) => 'QKA'.includes(c[0])), `minus contract discards high cards: ${discard}`);
+});
+
+test('pick exchange: takes the better talon cards, as many as it discards', () => {
+  const hand = ['2S', '3S', 'AH', 'KH', 'QH', 'JH', 'TH', '9H', '2D', '3D', '4D', '5C', '6C', '7C', '8C', '9C'];
+  const talon = ['8H', '7H', 'AS', '2C'];
+  const r = request({ kind: 'DECISION_KIND_EXCHANGE', hand, contract: 'hearts', trump: 'H',
+    exchange: { max_cards: 4, pick: true, talon } });
+  const { discard, take } = decide(r).exchange_cards;
+  assert.equal(discard.length, take.length);
+  assert.ok(take.includes('8H') && take.includes('7H'));
+  assert.ok(take.every((c) => talon.includes(c)) && discard.every((c) => hand.includes(c)));
+});
+
+test('fallback: legal_actions[0], a pass in the major round, an empty exchange', () => {
+  assert.deepEqual(fallback(request({ kind: 'DECISION_KIND_EXCHANGE', hand: [] })).exchange_cards, { discard: [], take: [] });
+  assert.deepEqual(fallback(request({ kind: 'DECISION_KIND_MAJOR', hand: [], legal: [{ announce_major: { contract: 'hearts' } }, { announce_major: { contract: '' } }] })).announce_major, { contract: '' });
+  assert.equal(card(fallback(request({ kind: 'DECISION_KIND_PLAY', hand: ['2S', '3S'], legal: plays(['2S', '3S']) }))), '2S');
+});
+
+test('every play is one of the legal actions', () => {
+  const hand = DECK.filter((_, i) => i % 4 === 0);
+  for (const contract of ['spades', 'notrump', 'mizerka']) {
+    for (const led of ['2H', 'AD', '7C']) {
+      const follow = hand.filter((c) => c[1] === led[1]);
+      const legal = follow.length ? follow : hand;
+      const r = request({ kind: 'DECISION_KIND_PLAY', hand, contract, trump: contract === 'spades' ? 'S' : '',
+        trick: [[2, led]], legal: plays(legal) });
+      assert.ok(legal.includes(card(decide(r))));
+    }
+  }
+});
