@@ -124,6 +124,15 @@ def bot(ctx: typer.Context) -> None:
     raise typer.Exit(bot_main(list(ctx.args), prog="mizerka bot"))
 
 
+def _leaves(error: BaseException):  # type: ignore[no-untyped-def]
+    """The exceptions inside (possibly nested) exception groups."""
+    if isinstance(error, BaseExceptionGroup):
+        for inner in error.exceptions:
+            yield from _leaves(inner)
+    else:
+        yield error
+
+
 def _league(path: Path):  # type: ignore[no-untyped-def]
     from tournaments.config import LeagueError, load_league
 
@@ -156,12 +165,15 @@ def league_run(
     reporter = Reporter(console, league.name, lambda: load_results(reader, league))
     try:
         result = trio.run(run_league, league, reporter, server, admin_token, fresh)
-    except StoreError as e:
-        raise _fail(str(e)) from None
-    except KeyboardInterrupt:
+    except BaseException as e:  # trio wraps what its nurseries raise in exception groups
+        leaves = list(_leaves(e))
         reporter.close()
-        console.print("stopped: every finished game is stored; run the same command again to resume")
-        raise typer.Exit(130) from None
+        if any(isinstance(x, KeyboardInterrupt) for x in leaves):
+            console.print("stopped: every finished game is stored; run the same command again to resume")
+            raise typer.Exit(130) from None
+        if all(isinstance(x, (StoreError, RuntimeError, OSError)) for x in leaves):
+            raise _fail("; ".join(str(x) for x in leaves)) from None
+        raise
     finally:
         reporter.close()
         reader.close()

@@ -187,6 +187,11 @@ def _kill_when(path: Path, games: int, victim: str) -> None:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         return
+    if victim == "ctrl-c":
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "stopped: every finished game is stored" in out, out
+        return
     referee = subprocess.run(["pgrep", "-f", f"serve .*--db {league.db_path}"], capture_output=True, text=True).stdout.split()
     assert len(referee) == 1
     os.kill(int(referee[0]), signal.SIGKILL)
@@ -204,6 +209,15 @@ def test_resume_after_the_runner_is_killed_mid_league(tmp_path: Path, reference:
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming: {len(partial)} already played" in resumed.stdout
     assert finished(path) == reference  # nothing lost, nothing doubled, the same results
+
+
+def test_ctrl_c_stops_cleanly_and_the_league_resumes(tmp_path: Path, reference: dict[str, list[int]]) -> None:
+    path = league_file(tmp_path)
+    _kill_when(path, 2, "ctrl-c")
+    leftovers = subprocess.run(["pgrep", "-f", str(load_league(path).db_path)], capture_output=True, text=True).stdout
+    assert not leftovers.split(), "the referee outlived the runner"
+    assert run(path).returncode == 0
+    assert finished(path) == reference
 
 
 def test_kill_9_of_the_referee_loses_and_doubles_nothing(tmp_path: Path, reference: dict[str, list[int]]) -> None:

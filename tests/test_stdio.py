@@ -299,3 +299,13 @@ def test_a_silent_program_is_left_to_the_referee_clock(ref: Referee, tmp_path: P
     events = [o for _, a, o in lines(transcript) if a == "<" and o["type"] == "event"]
     assert [e["reason"] for e in events if e["event"] == "default_applied"][:2] == ["timeout", "timeout"]
     assert [e["strikes"] for e in events if e["event"] == "strike_counted"] == [1, 2]
+
+
+def test_a_program_that_keeps_exiting_makes_the_bridge_give_up(ref: Referee, tmp_path: Path) -> None:
+    program = write_program(tmp_path, "quit.py", "import sys\nprint('quit.py: bye', file=sys.stderr)\nsys.exit(4)\n")
+    _, _, log = stdio_bot(ref, "quitter", program, tmp_path, "--max-restarts", "1")
+    bridge = ref.procs[-1]
+    assert bridge.wait(timeout=20) == 1
+    text = log.read_text()
+    assert text.count("quit.py: bye") == 2
+    assert "exited 2 times in a row without finishing a game (last exit code 4); giving up" in text

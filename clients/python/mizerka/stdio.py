@@ -41,6 +41,7 @@ import io
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -693,12 +694,22 @@ class _Stream:
             await self.program.stop()
 
     async def _ensure_program(self) -> _Program:
+        """The running program; starts it, or starts it again after it exited (with a growing pause,
+        giving up after ``max_restarts`` exits in a row without a finished game)."""
         r = self.runner
         if self.program is not None and self.program.alive:
             return self.program
         if self.program is not None:
+            code = await self.program.returncode()
             await self.program.stop()
             self.program = None
+            self.exits += 1
+            if self.exits > r.max_restarts:
+                raise MizerkaError(f"the program {r.command[0]!r} exited {self.exits} times in a row without "
+                                   f"finishing a game (last exit code {code}); giving up")
+            delay = min(5.0, 0.2 * 2 ** (self.exits - 1))
+            log.warning("stream %d: starting the program again in %.1f s (exit code %s)", self.index, delay, code)
+            await asyncio.sleep(delay)
             r.stats.restarts += 1
         program = _Program(r.command, self.index, r.env, r.transcript)
         await program.start(r.parallel)
@@ -718,21 +729,16 @@ class _Stream:
                 raise
             except ProgramExited:
                 code = await program.returncode()
-                self.exits += 1
-                where = f"during game {self.game_number} of match {self.match}" if self.in_game else "between games"
                 if self.in_game:
-                    where += " (the stream is closed: the referee plays the rest of that game for this seat)"
+                    log.warning("stream %d: the program exited (code %s) during game %d of match %s: the stream is "
+                                "closed and the referee plays the rest of that game for this seat", self.index, code,
+                                self.game_number, self.match)
+                else:
+                    log.warning("stream %d: the program exited (code %s) between games", self.index, code)
                 self.in_game = False
                 self._reset_turns()
                 if r.done:
                     return
-                if self.exits > r.max_restarts:
-                    raise MizerkaError(f"the program {r.command[0]!r} exited {self.exits} times in a row without "
-                                       f"finishing a game (last exit code {code}); giving up")
-                delay = min(5.0, 0.2 * 2 ** (self.exits - 1))
-                log.warning("stream %d: the program exited (code %s) %s; starting it again in %.1f s",
-                            self.index, code, where, delay)
-                await asyncio.sleep(delay)
                 continue
             except grpc.aio.AioRpcError as e:
                 code = e.code()
@@ -946,10 +952,22 @@ async def run_stdio_async(
 
 
 def run_stdio(command: Sequence[str], server: str | None = None, token: str | None = None, **options: Any) -> StdioStats:
-    """The blocking form of :func:`run_stdio_async`; Ctrl-C stops it with ``interrupted = True``."""
+    """The blocking form of :func:`run_stdio_async`. Ctrl-C or SIGTERM closes the streams, stops the
+    programs (stdin closed, then SIGTERM, then SIGKILL) and returns with ``interrupted = True``."""
     stats = options.pop("stats", None) or StdioStats()
+
+    async def bridge() -> None:
+        task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not on every platform
+            loop.add_signal_handler(signal.SIGTERM, task.cancel)  # type: ignore[union-attr]
+        try:
+            await run_stdio_async(command, server, token, stats=stats, **options)
+        except asyncio.CancelledError:
+            stats.interrupted = True
+
     try:
-        asyncio.run(run_stdio_async(command, server, token, stats=stats, **options))
+        asyncio.run(bridge())
     except KeyboardInterrupt:
         stats.interrupted = True
     return stats
