@@ -145,6 +145,34 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
                              "reason": "timeout"}
 
 
+def test_the_bridge_writes_folded_events_before_the_decide_line_and_tracks_the_pending_turn() -> None:
+    from types import SimpleNamespace
+
+    from mizerka.stdio import StdioStats, _Stream
+
+    sent: list[dict] = []
+    runner = SimpleNamespace(stats=StdioStats(), events=True, game_finished=lambda stream: None)
+    stream = _Stream(runner, 0, None)  # type: ignore[arg-type]
+    program = SimpleNamespace(send=sent.append)
+    request = referee_pb2.DecisionRequest(turn=3, kind=referee_pb2.DECISION_KIND_EXCHANGE)
+    request.events.add(card_played=events_pb2.CardPlayed(seat=2, card="QD"))
+    request.exchange.max_cards = 4
+    stream._handle(referee_pb2.RefereeMessage(decision_request=request), program)  # type: ignore[arg-type]
+    assert [(m["type"], m.get("event")) for m in sent] == [("event", "card_played"), ("decide", None)]
+    assert sent[1]["exchange"] == {"max": 4, "pick": False, "talon": []} and sent[1]["legal"] == []
+    assert stream.pending == 3
+    stream.inflight = (3, None)  # an answer went out; a refusal keeps the turn pending when retry is true
+    refusal = referee_pb2.ActionError(turn=3, code="BAD_EXCHANGE", message="too many", retry=True, time_left_ms=5)
+    stream._handle(referee_pb2.RefereeMessage(action_error=refusal), program)  # type: ignore[arg-type]
+    assert sent[-1]["type"] == "error" and sent[-1]["retry"] is True and sent[-1]["source"] == "referee"
+    assert (stream.pending, stream.inflight) == (3, None)
+    stream.inflight = (3, None)  # the next answer is accepted: the referee simply goes on
+    batch = referee_pb2.EventBatch(events=[events_pb2.Event(trick_won=events_pb2.TrickWon(winner=1, trick=0))])
+    stream._handle(referee_pb2.RefereeMessage(event_batch=batch), program)  # type: ignore[arg-type]
+    assert (stream.pending, stream.inflight) == (None, None)
+    assert sent[-1] == {"type": "event", "event": "trick_won", "winner": 1, "trick": 0}
+
+
 # ------------------------------------------------------------------------------ the example bots
 @needs_perl
 @pytest.mark.parametrize("preset", ["mizerka", "trjamann"])

@@ -19,7 +19,6 @@ import argparse
 import cProfile
 import datetime
 import os
-import platform
 import pstats
 import random
 import sys
@@ -27,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from sysinfo import machine
 from server.engine import Exchange, Game, Phase, load_ruleset
 from server.engine.cards import mask_cards
 
@@ -92,17 +92,6 @@ def openspiel_deals(seconds: float, seed: int) -> tuple[int, float]:
         now = time.perf_counter()
         if now >= deadline:
             return deals, now - start
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    impl = platform.python_implementation()
-    return f"{cpu}, {os.cpu_count()} cores, {impl} {platform.python_version()}, {platform.system()} {platform.machine()}"
 
 
 def have_openspiel() -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import secrets
 import shutil
@@ -19,21 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from sysinfo import cpu_seconds, machine
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a running process, from /proc/PID/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
-
-
-def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor())
-    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main() -> None:

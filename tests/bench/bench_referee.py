@@ -38,7 +38,6 @@ import datetime
 import json
 import logging
 import os
-import platform
 import pstats
 import signal
 import statistics
@@ -53,6 +52,8 @@ from pathlib import Path
 import grpc
 import structlog
 
+import sysinfo
+from sysinfo import cpu_seconds
 from mizerka.v1 import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.engine.rules import load_ruleset
 from server.referee.clock import ClockSettings
@@ -94,24 +95,7 @@ definitions:
 
 # ---------------------------------------------------------------------------------- machine
 def machine() -> str:
-    cpu = platform.processor() or "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
-    except OSError:
-        pass
-    return (f"{cpu}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}, "
-            f"grpcio {grpc.__version__}, {platform.system()} {platform.machine()}")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (all its threads), from /proc; 0 where unavailable."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
+    return sysinfo.machine(f"grpcio {grpc.__version__}")
 
 
 def machine_busy() -> tuple[float, float]:
