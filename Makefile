@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml
 demo: $(STAMP)
 	$(BIN)/mizerka league run tournaments/demo.toml --fresh
 
-test: $(STAMP)
+test: $(STAMP) clients
 	$(BIN)/python -m pytest -q
 
 bench-engine: $(STAMP)
@@ -37,3 +37,23 @@ proto: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# ---- clients: the example bots in other languages (tests/test_node_bot.py, tests/test_cpp_bot.py).
+# clients/node: `npm ci` from the committed lockfile. clients/cpp: built with cmake into
+# clients/cpp/build when Debian's gRPC/protobuf packages are installed (.ci/run installs them);
+# without them this says so and the C++ tests skip, with the reason printed.
+NODE_STAMP := clients/node/node_modules/.package-lock.json
+.PHONY: clients clients-node clients-cpp
+
+clients: clients-node clients-cpp
+
+clients-node: $(NODE_STAMP)
+
+$(NODE_STAMP): clients/node/package.json clients/node/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then cd clients/node && npm ci --no-audit --no-fund; \
+	else echo "clients: npm not found, clients/node not installed (its tests will skip)"; fi
+
+clients-cpp:
+	@if $(MAKE) -s -C clients/cpp check >/dev/null 2>&1; then $(MAKE) -s -C clients/cpp; \
+	else echo "clients: clients/cpp not built: it needs the Debian packages libgrpc++-dev protobuf-compiler-grpc" \
+	"libprotobuf-dev protobuf-compiler cmake pkg-config (tests/test_cpp_bot.py will skip, saying so)"; fi

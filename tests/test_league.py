@@ -146,8 +146,12 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------- whole leagues
 def finished(league_path: Path) -> dict[str, list[int]]:
     league = load_league(league_path)
-    con = sqlite3.connect(league.db_path)
-    rows = con.execute("select key, totals from league_games where league = ? and status = 'FINISHED'", (league.name,))
+    con = sqlite3.connect(league.db_path, timeout=30)
+    try:
+        rows = con.execute("select key, totals from league_games where league = ? and status = 'FINISHED'", (league.name,))
+    except sqlite3.OperationalError as e:  # polled while the runner is still creating its tables
+        assert "no such table" in str(e)
+        return {}
     return {key: json.loads(t) for key, t in rows}
 
 

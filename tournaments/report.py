@@ -1,0 +1,316 @@
+"""A league as a static web site: standings, ratings over the league, head to head, failures, and a
+replay page per game with every hand, every trick and the score sheet, stepped action by action.
+
+``write_report(league, out)`` writes ``index.html``, ``matches/<game>.html`` and ``assets/`` (one JS
+and one CSS file, no CDN, no build step). Every page carries its data as JSON inside the page, so
+the site works from ``file://`` as well as from any static web server. All text is put into the
+page by the script through ``textContent``, never as markup, so bot names (user input) cannot
+inject HTML; the JSON itself is escaped so that it cannot end its ``<script>`` element.
+
+Games are read only through :func:`load_game`, the one adapter to the stored log format.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from server.engine.cards import SUITS, format_card, format_cards
+from server.engine.dealing import Deal
+from server.engine.game import Action, Choose, DealResult, Exchange, Game, Major, Play
+from server.engine.rules import Ruleset, load_ruleset
+from server.engine.views import FULL, View, project
+from server.store import FINISHED, Store
+from tournaments.config import League
+from tournaments.stats import FAULTS, Standings
+
+ASSETS = Path(__file__).with_name("report_assets")
+ASSET_FILES = ("report.js", "report.css")
+
+
+class ReportError(RuntimeError):
+    """A game that cannot be shown; the message names it."""
+
+
+# ----------------------------------------------------------------------------- reading games
+def load_game(store: Store, match_id: str, game_index: int) -> tuple[Ruleset, list[str], Game]:
+    """The one adapter to stored games: the ruleset, the seat names (as registered with the
+    referee) and the engine ``Game`` rebuilt by replaying the stored log."""
+    from server.matchlog import entry_from_json
+    from server.replay import replay_log
+
+    match = store.match(match_id)
+    if match is None:
+        raise ReportError(f"match {match_id} is not in the database")
+    log = store.game_log(match_id, game_index)
+    if log is None:
+        raise ReportError(f"match {match_id} has no stored game {game_index}")
+    rules = load_ruleset(match.preset, match.options)
+    seed = next((r["seed"] for r in match.results if r["game_index"] == game_index), match.seed)
+    names = [bot.name if (bot := store.bot(b)) is not None else b for b in match.seats]
+    game = replay_log(rules, seed, [entry_from_json(e) for e in log])
+    return rules, names, game
+
+
+# ------------------------------------------------------------------------- stepping through a game
+ACTION_KINDS = ("contract", "major", "exchange", "play", "revoke")
+
+
+def _action(rules: Ruleset, entry: tuple) -> Action:
+    """The action an engine log entry records (a blind exchange's taken cards follow from the talon)."""
+    kind = entry[0]
+    if kind == "contract":
+        contract = rules.contract(entry[2])
+        return Choose(entry[2], entry[3] if contract is not None and contract.names_trump else None)
+    if kind == "major":
+        return Major(entry[2])
+    if kind == "exchange":
+        return Exchange(tuple(entry[2]), tuple(entry[3]) if rules.exchange == "pick" else None)
+    return Play(entry[2])
+
+
+def _act_json(entry: tuple) -> dict[str, Any]:
+    kind, seat = entry[0], entry[1]
+    if kind == "contract":
+        return {"kind": kind, "seat": seat, "contract": entry[2], "trump": None if entry[3] is None else SUITS[entry[3]]}
+    if kind == "major":
+        return {"kind": kind, "seat": seat, "contract": entry[2]}
+    if kind == "exchange":
+        return {"kind": kind, "seat": seat, "discard": format_cards(entry[2]), "take": format_cards(entry[3])}
+    return {"kind": kind, "seat": seat, "card": format_card(entry[2])}
+
+
+def _result_json(r: DealResult) -> dict[str, Any]:
+    return {
+        "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer, "declarer": r.declarer,
+        "caller": r.caller, "contract": r.contract, "trump": None if r.trump is None else SUITS[r.trump],
+        "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
+    }
+
+
+def _cards(cards: Any) -> list[str] | None:
+    return None if cards is None else format_cards(cards)
+
+
+def _frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
+    """One step of the replay page: the FULL view after an action, in card notation."""
+    frame = {
+        "act": act,
+        "phase": view.phase.name.lower(),
+        "deal": view.deal_no, "redeal": view.redeal, "tiebreak": view.tiebreak,
+        "dealer": view.dealer, "caller": view.caller, "declarer": view.declarer,
+        "contract": view.contract, "trump": None if view.trump is None else SUITS[view.trump],
+        "to_act": view.to_act,
+        "hands": [_cards(h) for h in view.hands],
+        "talon": _cards(view.talon),
+        "exchanged": list(view.exchanged),
+        "discards": [_cards(d) for d in view.discards],
+        "taken": [_cards(t) for t in view.taken],
+        "tricks": [{"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner}
+                   for t in view.tricks],
+        "tricks_won": list(view.tricks_won),
+        "quotas": None if view.quotas is None else list(view.quotas),
+        "used": [list(u) for u in view.used],
+        "totals": list(view.totals),
+        "results": len(view.results),
+        "finished": view.finished,
+    }
+    if ended is not None:
+        # The view was taken as the deal ended, before the next one was dealt; the game has already
+        # moved its counters (deal number, next caller) on, so the deal's own result says which it was.
+        frame.update(deal=ended.deal_no, redeal=ended.redeal, tiebreak=ended.tiebreak, dealer=ended.dealer,
+                     caller=ended.caller, declarer=ended.declarer, result=_result_json(ended))
+        if not view.finished:
+            frame.update(phase="end", to_act=-1)
+    return frame
+
+
+def game_frames(game: Game) -> list[dict[str, Any]]:
+    """Replay ``game`` step by step on a fresh Game fed with its logged deals, projecting FULL after
+    each action. A deal that ends is shown as it ended (last trick and its winner), then the next
+    deal as dealt, as a step of its own."""
+    log = game.log
+    deals = iter([Deal(tuple(map(tuple, e[6])), tuple(e[7]), e[5]) for e in log if e[0] == "deal"])
+    if not log or log[0][0] != "deal" or len(log[0]) < 8:
+        raise ReportError("the game's log does not start with a full deal")
+    ended: list[View] = []
+    box: list[Game] = []
+
+    def source(deal_no: int, redeal: int) -> Deal | None:
+        if box:  # asked for the next deal: the one before has just ended
+            ended.append(project(box[0], FULL))
+        return next(deals, None)
+
+    fresh = Game(game.rules, seed=game.seed, first_dealer=log[0][4], deal_source=source)
+    box.append(fresh)
+    frames = [_frame(project(fresh, FULL), {"kind": "deal"})]
+    for entry in log:
+        if entry[0] not in ACTION_KINDS:
+            continue
+        before = len(fresh.log)
+        fresh.apply(entry[1], _action(game.rules, entry))
+        act = _act_json(entry)
+        result = next((e[1] for e in fresh.log[before:] if e[0] == "result"), None)
+        if ended:
+            frames.append(_frame(ended.pop(), act, result))
+            frames.append(_frame(project(fresh, FULL), {"kind": "deal"}))
+        else:
+            frames.append(_frame(project(fresh, FULL), act, result))
+    if fresh.log != log:
+        raise ReportError("stepping through the log did not give the logged game back")
+    return frames
+
+
+def scoresheet(game: Game) -> dict[str, Any]:
+    """The score sheet: every deal with points and running totals, and the contracts used."""
+    totals = [0] * game.n
+    deals = []
+    for r in game.results:
+        totals = [t + p for t, p in zip(totals, r.points)]
+        deals.append(_result_json(r) | {"totals": totals})
+    return {"contracts": [c.name for c in game.rules.contracts], "deals": deals, "totals": list(game.totals)}
+
+
+# --------------------------------------------------------------------------------- the site
+def embed_json(data: Any) -> str:
+    """JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&``."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:">
+<title>{title}</title>
+<link rel="stylesheet" href="{prefix}assets/report.css">
+</head>
+<body data-page="{kind}">
+<noscript><p class="noscript">This report draws its tables with JavaScript: please enable it.</p></noscript>
+<main id="app"></main>
+<script type="application/json" id="report-data">{data}</script>
+<script src="{prefix}assets/report.js"></script>
+</body>
+</html>
+"""
+
+
+def render_page(kind: str, title: str, data: Any, prefix: str = "") -> str:
+    return PAGE.format(kind=kind, title=html.escape(title), prefix=prefix, data=embed_json(data))
+
+
+def page_name(key: str, taken: set[str]) -> str:
+    """A file name for a game page from its league key (``t0/g1/s2`` -> ``t0-g1-s2.html``)."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", key).strip("-") or "game"
+    name, n = f"{stem}.html", 1
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}.html"
+    taken.add(name)
+    return name
+
+
+@dataclass
+class ReportSummary:
+    out: Path
+    games: int = 0  # match pages written
+    failed: list[str] = field(default_factory=list)  # "key: why" for games that could not be shown
+
+
+def _standings_json(result: Standings, disabled: dict[str, str]) -> list[dict[str, Any]]:
+    rows = []
+    for rank, b in enumerate(result.bots, 1):
+        line = asdict(b)
+        line["rank"] = rank
+        line["disabled_reason"] = disabled.get(b.name) or None
+        rows.append(line)
+    return rows
+
+
+def write_report(league: League, out: Path | str, warn: Callable[[str], None] | None = None) -> ReportSummary:
+    """Write the league's site into ``out`` (created if needed; our files are overwritten)."""
+    from tournaments.runner import load_results
+
+    out = Path(out)
+    warn = warn or (lambda message: print(message, file=sys.stderr))
+    if not league.db_path.exists():
+        raise ReportError(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
+    (out / "matches").mkdir(parents=True, exist_ok=True)
+    (out / "assets").mkdir(parents=True, exist_ok=True)
+    for name in ASSET_FILES:
+        shutil.copyfile(ASSETS / name, out / "assets" / name)
+    summary = ReportSummary(out)
+    store = Store(league.db_path)
+    try:
+        result = load_results(store, league)
+        rows = store.league_games(league.name)
+        disabled = {b["name"]: b["disabled"] for b in store.league_bots(league.name) if b["disabled"]}
+        taken: set[str] = set()
+        matches = []
+        for row in rows:
+            entry: dict[str, Any] = {
+                "key": row["key"], "position": row["position"], "unit": row["unit"], "seats": row["seats"],
+                "status": row["status"], "match_id": row["match_id"], "totals": row["totals"],
+                "faults": row["faults"], "page": None, "error": None,
+            }
+            matches.append(entry)
+            if row["status"] != FINISHED or not row["match_id"]:
+                continue
+            try:
+                page, data = _match_page(store, league, row)
+            except Exception as e:  # one unreadable game must not cost the whole report
+                entry["error"] = f"{type(e).__name__}: {e}"
+                summary.failed.append(f"{row['key']}: {entry['error']}")
+                warn(f"report: game {row['key']} (match {row['match_id']}) cannot be shown: {entry['error']}")
+                continue
+            name = page_name(row["key"], taken)
+            title = f"{league.name}: game {row['key']}"
+            data["index"] = "../index.html"
+            (out / "matches" / name).write_text(render_page("match", title, data, "../"), encoding="utf-8")
+            entry["page"] = f"matches/{name}"
+            summary.games += 1
+        index = {
+            "league": league.name, "preset": league.preset, "options": league.options, "format": league.format,
+            "candidate": league.candidate, "seatings": league.seatings, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "games": result.games, "scheduled": len(rows), "faults": list(FAULTS),
+            "standings": _standings_json(result, disabled),
+            "head_to_head": result.head_to_head,
+            "rating_history": {k: [list(p) for p in v] for k, v in result.rating_history.items()},
+            "initial_ordinal": _initial_ordinal(),
+            "matches": matches,
+        }
+        (out / "index.html").write_text(render_page("index", f"{league.name}: league report", index), encoding="utf-8")
+    finally:
+        store.close()
+    return summary
+
+
+def _initial_ordinal() -> float:
+    from openskill.models import PlackettLuce
+
+    return float(PlackettLuce().rating().ordinal())
+
+
+def _match_page(store: Store, league: League, row: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    rules, registered, game = load_game(store, row["match_id"], 0)
+    names = list(row["seats"]) if len(row["seats"]) == rules.players else registered
+    if list(game.totals) != list(row["totals"]):
+        raise ReportError(f"the replayed totals {list(game.totals)} differ from the stored result {row['totals']}")
+    frames = game_frames(game)
+    data = {
+        "league": league.name, "key": row["key"], "unit": row["unit"], "match_id": row["match_id"],
+        "seed": str(game.seed), "preset": rules.preset, "rules": rules.describe(), "names": names,
+        "registered": registered, "totals": list(game.totals), "faults": row["faults"],
+        "scoresheet": scoresheet(game), "frames": frames,
+    }
+    return row["key"], data
