@@ -207,5 +207,30 @@ def league_standings(
     console.print(head_to_head_table(result))
 
 
+@app.command("report")
+def report(
+    league_file: Annotated[Path, typer.Argument(help="The league file (TOML).")],
+    out: Annotated[Path, typer.Option(help="Folder for the site (index.html, matches/, assets/).")] = Path("report"),
+) -> None:
+    """Write a league's static web report: standings, rating chart, head to head, failures and a replay page per game."""
+    from tournaments.report import ReportError, write_report
+
+    league = _league(league_file)
+    try:
+        summary = write_report(league, out)
+    except ReportError as e:
+        raise _fail(str(e)) from None
+    print(f"wrote {out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
+    if summary.failed:
+        raise _fail(f"{len(summary.failed)} games could not be shown: {'; '.join(summary.failed)}", 1)
+
+
+from server.logcli import match_app, replay_command, rerun_command  # noqa: E402  (match logs: docs/match-log.md)
+
+app.add_typer(match_app, name="match")
+app.command("replay")(replay_command)
+app.command("rerun")(rerun_command)
+
+
 def main() -> None:
     app()

@@ -1,17 +1,52 @@
-"""JSON forms of the engine's log entries and deal results, in RULES.md card notation.
+"""Match logs: the JSON forms of the engine's log entries and deal results, and the versioned JSON
+Lines file every finished game can be exported to (docs/match-log.md).
 
-The store keeps each game's FULL-projected log in this form; replay turns it back into tuples and
-re-executes it through the engine, so these two directions must stay exact inverses.
+Two forms of one game's log:
+
+- the **stored** form (the ``games.log`` column): one JSON object per ``Game.log`` entry of the FULL
+  projection, keyed ``"kind"``; action entries carry the referee's per-turn metadata (``turn``,
+  ``ms``, ``default``). Watch and replay turn it back into engine tuples (:func:`entry_from_json`).
+- the **file** form (``mizerka match export``): a header line, one line per entry keyed ``"type"``
+  (deal results flattened), and an end line. :func:`parse_match_log` reads it back, strictly: a line
+  that is not what the format says raises :class:`MatchLogError` naming the line.
+
+Both directions must stay exact inverses: replay re-executes the parsed entries through the engine
+and compares what it gets with what the log says, tuple for tuple.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from server.engine.cards import CARD_TEXT, SUITS, parse_card
+from server.engine.cards import CARD_TEXT, SUITS, CardError, parse_card
 from server.engine.game import DealResult
+from server.engine.rules import Ruleset, RulesError, load_ruleset
+
+FORMAT = "mizerka-match-log"
+VERSION = 1
+#: Entries that record a seat's decision (one per turn); the others follow from them and the deal.
+ACTION_KINDS = frozenset({"contract", "major", "exchange", "play", "revoke"})
+ENTRY_KINDS = ("deal", "contract", "major", "settled", "exchange", "play", "revoke", "trick", "result", "over")
+#: Why the referee applied its default action for a seat (proto DefaultReason without its prefix).
+DEFAULT_REASONS = ("TIMEOUT", "REFUSED", "FORFEITED", "DISCONNECTED")
+#: The per-turn metadata keys of an action entry.
+TURN_KEYS = ("turn", "ms", "default")
 
 
+class MatchLogError(ValueError):
+    """A match log that cannot be read: bad JSON, a missing header, an unknown version, a line that
+    lacks a field. ``line`` is the 1-based line number (0: the file as a whole)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+        self.message = message
+
+
+# --------------------------------------------------------------------------- entries <-> JSON
 def _cards(cards: Any) -> list[str]:
     return [CARD_TEXT[c] for c in cards]
 
@@ -25,7 +60,11 @@ def _suit(trump: int | None) -> str | None:
 
 
 def _unsuit(trump: str | None) -> int | None:
-    return None if trump is None else SUITS.index(trump)
+    if trump is None:
+        return None
+    if not isinstance(trump, str) or len(trump) != 1 or trump.upper() not in SUITS:
+        raise ValueError(f"{trump!r} is not a trump suit: write S, H, D, C or null")
+    return SUITS.index(trump.upper())
 
 
 def result_to_json(r: DealResult) -> dict[str, Any]:
@@ -36,7 +75,7 @@ def result_to_json(r: DealResult) -> dict[str, Any]:
     }
 
 
-def result_from_json(d: dict[str, Any]) -> DealResult:
+def result_from_json(d: Mapping[str, Any]) -> DealResult:
     return DealResult(
         d["deal"], d["redeal"], d["tiebreak"], d["dealer"], d["declarer"], d["caller"], d["contract"],
         _unsuit(d["trump"]), tuple(d["tricks"]), tuple(d["points"]), d["void"], d["revoker"],
@@ -44,6 +83,7 @@ def result_from_json(d: dict[str, Any]) -> DealResult:
 
 
 def entry_to_json(e: tuple) -> dict[str, Any]:
+    """A (projected) ``Game.log`` entry in stored form, keyed ``"kind"``."""
     kind = e[0]
     if kind == "deal":
         out: dict[str, Any] = {"kind": kind, "deal": e[1], "redeal": e[2], "tiebreak": e[3], "dealer": e[4], "declarer": e[5]}
@@ -72,29 +112,313 @@ def entry_to_json(e: tuple) -> dict[str, Any]:
     raise ValueError(f"unknown log entry kind {kind!r}")
 
 
-def entry_from_json(d: dict[str, Any]) -> tuple:
-    kind = d["kind"]
+def entry_from_json(d: Mapping[str, Any]) -> tuple:
+    """The engine tuple of a stored entry (``"kind"``) or a file line (``"type"``, results flat).
+
+    Extra keys (the per-turn metadata) are ignored. Raises KeyError for a missing field, ValueError
+    (CardError) for a value that is no card, suit or number where one is needed.
+    """
+    kind = d["kind"] if "kind" in d else d["type"]
     if kind == "deal":
-        head = ("deal", d["deal"], d["redeal"], d["tiebreak"], d["dealer"], d["declarer"])
+        head = ("deal", _int(d["deal"]), _int(d["redeal"]), _bool(d["tiebreak"]), _int(d["dealer"]), _int(d["declarer"]))
         if "hands" in d:
             return head + (tuple(_parse(h) for h in d["hands"]), _parse(d["talon"]))
         return head
     if kind == "contract":
-        return (kind, d["seat"], d["contract"], _unsuit(d["trump"]))
+        return (kind, _int(d["seat"]), _str(d["contract"]), _unsuit(d["trump"]))
     if kind == "major":
-        return (kind, d["seat"], d["contract"])
+        name = d["contract"]
+        return (kind, _int(d["seat"]), None if name is None else _str(name))
     if kind == "settled":
-        return (kind, d["declarer"], d["contract"], _unsuit(d["trump"]))
+        return (kind, _int(d["declarer"]), _str(d["contract"]), _unsuit(d["trump"]))
     if kind == "exchange":
         if "count" in d:
-            return (kind, d["seat"], d["count"])
-        return (kind, d["seat"], _parse(d["discard"]), _parse(d["take"]))
+            return (kind, _int(d["seat"]), _int(d["count"]))
+        return (kind, _int(d["seat"]), _parse(d["discard"]), _parse(d["take"]))
     if kind in ("play", "revoke"):
-        return (kind, d["seat"], parse_card(d["card"]))
+        return (kind, _int(d["seat"]), parse_card(_str(d["card"])))
     if kind == "trick":
-        return (kind, d["winner"])
+        return (kind, _int(d["winner"]))
     if kind == "result":
-        return (kind, result_from_json(d["result"]), tuple(d["totals"]))
+        result = d["result"] if "result" in d else d  # stored: nested; file: flat
+        return (kind, result_from_json(result), tuple(_int(t) for t in d["totals"]))
     if kind == "over":
-        return (kind, tuple(d["totals"]))
+        return (kind, tuple(_int(t) for t in d["totals"]))
     raise ValueError(f"unknown log entry kind {kind!r}")
+
+
+def _int(v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise ValueError(f"{v!r} is not a whole number")
+    return v
+
+
+def _bool(v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"{v!r} is not true or false")
+    return v
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"{v!r} is not a string")
+    return v
+
+
+# ------------------------------------------------------------------------------- stored form
+def stored_log(entries: Iterable[tuple], turns: Iterable[Any] = ()) -> list[dict[str, Any]]:
+    """The stored form of a FULL-projected log, each action entry with its turn's metadata.
+
+    ``turns`` are the referee's per-turn records (``entry``, ``turn``, ``time_ms``, ``default``;
+    :class:`server.referee.match.TurnRecord`), aligned with the log by ``entry``.
+    """
+    out = [entry_to_json(e) for e in entries]
+    for t in turns:
+        out[t.entry].update(turn=t.turn, ms=round(t.time_ms), default=t.default)
+    return out
+
+
+def seat_records(records: Iterable[Any]) -> list[dict[str, Any]]:
+    return [asdict(r) if not isinstance(r, Mapping) else dict(r) for r in records]
+
+
+def make_header(
+    *,
+    match_id: str,
+    game: int,
+    games: int,
+    rules: Ruleset,
+    seed: str,
+    names: Sequence[str],
+    versions: Sequence[str | None] = (),
+    hello_names: Sequence[str | None] = (),
+    bot_ids: Sequence[str | None] = (),
+    clock: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The header line of one game's log."""
+    seats = []
+    for s, name in enumerate(names):
+        seat: dict[str, Any] = {"seat": s, "name": name}
+        if bot_ids:
+            seat["bot_id"] = bot_ids[s]
+        seat["hello_name"] = hello_names[s] if hello_names else None
+        seat["version"] = versions[s] if versions else None
+        seats.append(seat)
+    return {
+        "type": "header",
+        "format": FORMAT,
+        "version": VERSION,
+        "match": match_id,
+        "game": game,
+        "games": games,
+        "preset": rules.preset,
+        "options": dict(rules.options),
+        "ruleset": rules.describe(),
+        "seed": seed,
+        "seats": seats,
+        "clock": dict(clock) if clock is not None else None,
+    }
+
+
+def header_from_record(record: Any, rules: Ruleset, bot_ids: Sequence[str | None] = ()) -> dict[str, Any]:
+    """The header of a finished game from the referee's GameRecord."""
+    return make_header(
+        match_id=record.match_id, game=record.game_index, games=record.games, rules=rules, seed=record.seed,
+        names=record.names, versions=record.versions, hello_names=record.hello_names, bot_ids=bot_ids,
+        clock=asdict(record.clock) if record.clock is not None else None,
+    )
+
+
+# --------------------------------------------------------------------------------- file form
+def entry_line(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored entry as a file line: ``"type"`` first, a result's fields flattened."""
+    kind = stored["kind"]
+    out: dict[str, Any] = {"type": kind}
+    for key, value in stored.items():
+        if key == "kind":
+            continue
+        if kind == "result" and key == "result":
+            out.update(value)
+        else:
+            out[key] = value
+    if kind in ACTION_KINDS:
+        for key in TURN_KEYS:
+            out.setdefault(key, None)  # unknown for games stored before the referee recorded them
+    return out
+
+
+def end_line(totals: Sequence[int], ranks: Sequence[int], seats: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    return {
+        "type": "end",
+        "totals": list(totals),
+        "ranks": list(ranks),
+        "seats": [{"seat": s, **dict(r)} for s, r in enumerate(seats)],
+    }
+
+
+def game_lines(header: Mapping[str, Any], stored: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One game's file lines from its header and its stored record (``log``, ``totals``, ``ranks``,
+    ``seats`` as in the games table)."""
+    return [dict(header), *(entry_line(e) for e in stored["log"]), end_line(stored["totals"], stored["ranks"], stored["seats"])]
+
+
+def dumps(lines: Iterable[Mapping[str, Any]]) -> str:
+    """JSON Lines: one compact object per line, each ending with a newline."""
+    return "".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n" for line in lines)
+
+
+# ------------------------------------------------------------------------------- the store
+def legacy_header(row: Any, index: int, seed: str, names: Sequence[str]) -> dict[str, Any]:
+    """A header for a game stored before headers were (no Hello names or versions known)."""
+    return make_header(
+        match_id=row.id, game=index, games=row.games, rules=load_ruleset(row.preset, row.options), seed=seed,
+        names=names, bot_ids=list(row.seats), clock=row.clock,
+    )
+
+
+def stored_game_lines(store: Any, match_id: str, index: int) -> list[dict[str, Any]] | None:
+    """The file lines of game ``index`` of a stored match, or None if that game is not stored."""
+    stored = store.game_row(match_id, index)
+    if stored is None:
+        return None
+    header = stored.get("header")
+    if not header:
+        row = store.match(match_id)
+        names = [(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
+        header = legacy_header(row, index, stored["seed"], names)
+    return game_lines(header, stored)
+
+
+# ------------------------------------------------------------------------------- reading
+@dataclass
+class LogLine:
+    """One entry line of a parsed log: its line number, the engine tuple, the per-turn metadata."""
+
+    lineno: int
+    entry: tuple
+    meta: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def kind(self) -> str:
+        return self.entry[0]
+
+
+@dataclass
+class GameLog:
+    """One game of a match log: header, entry lines, end line (None if the file stops before it)."""
+
+    header: dict[str, Any]
+    header_line: int
+    rules: Ruleset
+    lines: list[LogLine] = field(default_factory=list)
+    end: dict[str, Any] | None = None
+    end_line: int = 0
+
+    @property
+    def seed(self) -> str:
+        return self.header["seed"]
+
+    @property
+    def game(self) -> int:
+        return self.header.get("game", 0)
+
+    @property
+    def match(self) -> str:
+        return self.header.get("match") or ""
+
+    @property
+    def names(self) -> list[str]:
+        return [s.get("name") or f"seat {i}" for i, s in enumerate(self.header["seats"])]
+
+    @property
+    def last_line(self) -> int:
+        return self.end_line or (self.lines[-1].lineno if self.lines else self.header_line)
+
+
+def _check_header(obj: dict[str, Any], lineno: int) -> Ruleset:
+    if obj.get("format") != FORMAT:
+        raise MatchLogError(lineno, f"the header's format must be {FORMAT!r}, not {obj.get('format')!r}")
+    version = obj.get("version")
+    if version != VERSION:
+        raise MatchLogError(lineno, f"match log version {version!r} is not supported: this program reads version {VERSION}")
+    for key, kind in (("preset", str), ("seed", str), ("seats", list)):
+        if not isinstance(obj.get(key), kind):
+            raise MatchLogError(lineno, f"the header needs {key!r} ({kind.__name__})")
+    options = obj.get("options") or {}
+    if not isinstance(options, dict):
+        raise MatchLogError(lineno, "the header's 'options' must be an object")
+    try:
+        rules = load_ruleset(obj["preset"], options)
+    except RulesError as e:
+        raise MatchLogError(lineno, f"the header's ruleset cannot be used: {e}") from None
+    if len(obj["seats"]) != rules.players or not all(isinstance(s, dict) for s in obj["seats"]):
+        raise MatchLogError(lineno, f"{rules.preset} has {rules.players} seats; the header lists {len(obj['seats'])}")
+    return rules
+
+
+def _check_meta(obj: dict[str, Any], lineno: int) -> dict[str, Any]:
+    meta = {k: obj.get(k) for k in TURN_KEYS}
+    turn, ms, default = meta["turn"], meta["ms"], meta["default"]
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 1):
+        raise MatchLogError(lineno, f"'turn' must be a whole number from 1, not {turn!r}")
+    if ms is not None and (not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms < 0):
+        raise MatchLogError(lineno, f"'ms' must be a number of milliseconds, not {ms!r}")
+    if default is not None and default not in DEFAULT_REASONS:
+        raise MatchLogError(lineno, f"'default' must be null or one of {', '.join(DEFAULT_REASONS)}, not {default!r}")
+    return meta
+
+
+def parse_match_log(text: str) -> list[GameLog]:
+    """Every game of a match log (one or more header ... end sequences), or MatchLogError."""
+    games: list[GameLog] = []
+    current: GameLog | None = None
+    seen = False
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError as e:
+            raise MatchLogError(lineno, f"not JSON ({e})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise MatchLogError(lineno, 'every line must be a JSON object with a "type"')
+        kind = obj["type"]
+        if not seen and kind != "header":
+            raise MatchLogError(lineno, f'the log must start with a header line ({{"type": "header", "format": "{FORMAT}", ...}}), '
+                                        f"not a {kind!r} line")
+        seen = True
+        if kind == "header":
+            if current is not None and current.end is None:
+                raise MatchLogError(lineno, f"a new header before the end line of game {current.game} (header at line {current.header_line})")
+            current = GameLog(obj, lineno, _check_header(obj, lineno))
+            games.append(current)
+            continue
+        assert current is not None
+        if current.end is not None:
+            raise MatchLogError(lineno, f"a {kind!r} line after the end line of game {current.game}; a new game starts with a header")
+        if kind == "end":
+            for key in ("totals", "ranks", "seats"):
+                if not isinstance(obj.get(key), list):
+                    raise MatchLogError(lineno, f"the end line needs {key!r} (a list)")
+            current.end, current.end_line = obj, lineno
+            continue
+        if kind not in ENTRY_KINDS:
+            raise MatchLogError(lineno, f"unknown line type {kind!r}; types are header, {', '.join(ENTRY_KINDS)}, end")
+        try:
+            entry = entry_from_json(obj)
+        except KeyError as e:
+            raise MatchLogError(lineno, f"a {kind!r} line needs the field {e.args[0]!r}") from None
+        except CardError as e:
+            raise MatchLogError(lineno, f"a {kind!r} line: {e}") from None
+        except (ValueError, TypeError) as e:
+            raise MatchLogError(lineno, f"a {kind!r} line: {e}") from None
+        if kind == "deal" and len(entry) < 8:
+            raise MatchLogError(lineno, "a deal line needs 'hands' and 'talon' (a match log is a full log)")
+        if kind == "exchange" and len(entry) < 4:
+            raise MatchLogError(lineno, "an exchange line needs 'discard' and 'take' (a match log is a full log)")
+        meta = _check_meta(obj, lineno) if kind in ACTION_KINDS else {}
+        current.lines.append(LogLine(lineno, entry, meta, obj))
+    if not games:
+        raise MatchLogError(1, f'the log is empty: it must start with a header line ({{"type": "header", "format": "{FORMAT}", ...}})')
+    return games

@@ -57,6 +57,7 @@ class StreamSeat:
         self.context = context
         self.bot = bot
         self.version = version
+        self.hello_name = ""  # Hello.name, for match logs
         self.live_events = False
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
@@ -252,7 +253,7 @@ class Arena:
                     raise
                 finally:
                     await self.lobby.release(ports)
-                self.store.record_game(row.id, index, record_to_store(record))
+                self.store.record_game(row.id, index, record_to_store(record, bot_ids=row.seats))
                 self.finished_games[(row.id, index)] = record.game
                 self._publish(live, index, record.game, game_over=True)
         except asyncio.CancelledError:
@@ -288,7 +289,9 @@ class Arena:
         return [m.row.id for m in running]
 
 
-def record_to_store(record: GameRecord) -> dict[str, Any]:
+def record_to_store(record: GameRecord, bot_ids: Sequence[str | None] = ()) -> dict[str, Any]:
+    """A finished game as a games-table row: the FULL log with each turn's metadata and the match
+    log's header (server/matchlog.py, docs/match-log.md)."""
     game = record.game
     return {
         "seed": record.seed,
@@ -296,7 +299,8 @@ def record_to_store(record: GameRecord) -> dict[str, Any]:
         "ranks": record.ranks,
         "seats": [asdict(s) for s in record.seats],
         "deals": [matchlog.result_to_json(r) for r in game.results],
-        "log": [matchlog.entry_to_json(e) for e in project_events(game, FULL)],
+        "log": matchlog.stored_log(project_events(game, FULL), record.turns),
+        "header": matchlog.header_from_record(record, game.rules, bot_ids),
     }
 
 
@@ -318,6 +322,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         bound = log.bind(bot=bot.name, bot_id=bot.id)
         seat = StreamSeat(context, bot, first.hello.version)
         seat.live_events = first.hello.live_events
+        seat.hello_name = first.hello.name  # kept for match logs (GameRunner reads it)
         await seat.send(referee_pb2.RefereeMessage(welcome=referee_pb2.Welcome(
             bot_id=bot.id, name=bot.name, max_message_bytes=MAX_MESSAGE_BYTES, server_version=VERSION,
         )))

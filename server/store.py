@@ -57,8 +57,9 @@ games = sa.Table(
     sa.Column("ranks", sa.JSON, nullable=False),
     sa.Column("seats", sa.JSON, nullable=False),  # per-seat fault records
     sa.Column("deals", sa.JSON, nullable=False),  # the deal results
-    sa.Column("log", sa.JSON, nullable=False),  # the full event log (JSON-ready)
+    sa.Column("log", sa.JSON, nullable=False),  # the full event log (JSON-ready), action entries with turn metadata
     sa.Column("finished_at", sa.Float, nullable=False),
+    sa.Column("header", sa.JSON),  # the match log's header line (server/matchlog.py); NULL for older rows
 )
 
 leagues = sa.Table(
@@ -155,6 +156,21 @@ class Store:
                 cur.close()
 
         metadata.create_all(self.engine)
+        self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """Columns added after a database was created (create_all adds tables, never columns)."""
+        for table, column in ((games, games.c.header),):
+            have = {c["name"] for c in sa.inspect(self.engine).get_columns(table.name)}
+            if column.name in have:
+                continue
+            kind = column.type.compile(dialect=self.engine.dialect)
+            try:
+                with self.engine.begin() as conn:
+                    conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
+            except sa.exc.DBAPIError:  # another process added it first
+                if column.name not in {c["name"] for c in sa.inspect(self.engine).get_columns(table.name)}:
+                    raise
 
     def close(self) -> None:
         self.engine.dispose()
@@ -236,6 +252,14 @@ class Store:
                 sa.select(games.c.log).where(games.c.match_id == match_id, games.c.game_index == game_index)
             ).first()
         return None if row is None else row.log
+
+    def game_row(self, match_id: str, game_index: int) -> dict[str, Any] | None:
+        """Everything stored for one finished game (seed, totals, ranks, seats, deals, log, header)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(games).where(games.c.match_id == match_id, games.c.game_index == game_index)
+            ).mappings().first()
+        return None if row is None else dict(row)
 
     def list_matches(self, status: str | None = None, limit: int = 100, offset: int = 0) -> list[MatchRow]:
         query = sa.select(matches).order_by(matches.c.created_at.desc(), matches.c.id).limit(limit).offset(offset)

@@ -8,6 +8,7 @@ reason printed (pytest -ra)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -76,13 +77,15 @@ def assert_clean(game: arena_pb2.GameResult, preset: str) -> None:
         assert not s.forfeited and not s.disconnected, s
 
 
-@pytest.mark.parametrize("preset", ["mizerka", "manni-major"])
-def test_the_node_bot_plays_full_games_cleanly_and_sensibly(tmp_path: Path, node: str, preset: str) -> None:
+# Both ways events reach a bot: folded into the next DecisionRequest (the default), or each at once
+# in an EventBatch (Hello.live_events, asked for with MIZERKA_LIVE_EVENTS=1).
+@pytest.mark.parametrize(("preset", "live"), [("mizerka", False), ("manni-major", True)])
+def test_the_node_bot_plays_full_games_cleanly_and_sensibly(tmp_path: Path, node: str, preset: str, live: bool) -> None:
     log = tmp_path / "node.log"
     with referee(tmp_path) as ref:
         admin = ref.arena()
         bot_id, token = admin.register("node-bot")
-        node_bot(ref, node, token, log)
+        node_bot(ref, node, token, log, MIZERKA_LIVE_EVENTS="1" if live else "0")
         match = admin.wait(admin.create(preset, [bot_id, *opponents(ref)], seed=f"node-{preset}", games=2), timeout_s=60)
     assert match.status == FINISHED
     for game in match.results:
@@ -90,9 +93,12 @@ def test_the_node_bot_plays_full_games_cleanly_and_sensibly(tmp_path: Path, node
         # It plays sensibly: far ahead of the bot that always plays its first legal action.
         assert game.seats[0].total > game.seats[2].total, [s.total for s in game.seats]
     text = wait_for(log, "game over", 5)
-    assert text.count("game over") == 2, text
-    # Both ways events arrive (EventBatch and DecisionRequest.events) are read: every deal's end is seen.
-    assert text.count(f"{DEALS[preset]} deals ended") == 2, text
+    ends = re.findall(r"game over: .*?(\d+) events \((\d+) in EventBatches, (\d+) with decisions\), (\d+) deals ended", text)
+    assert len(ends) == 2, text
+    for events, batched, folded, deals in (tuple(map(int, e)) for e in ends):
+        assert deals == DEALS[preset], text  # every deal's end seen once: nothing lost, nothing twice
+        assert events == batched + folded
+        assert (batched > folded) if live else (folded > batched), text
 
 
 def test_the_node_bot_answers_a_refused_action_then_plays_legally(tmp_path: Path, node: str) -> None:

@@ -292,18 +292,32 @@ for line in sys.stdin:
 '''
 
 
+def doc_example(language: str) -> str:
+    """The small example bot in ``language`` from docs/stdio-protocol.md (kept working by the test below)."""
+    text = (ROOT / "docs" / "stdio-protocol.md").read_text()
+    return text.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+@needs_perl
 def test_a_program_that_crashes_mid_game_is_played_by_default_and_restarted_for_the_next_game(
     ref: Referee, tmp_path: Path
 ) -> None:
     program = write_program(tmp_path, "crash.py", CRASH) + [str(tmp_path / "crashed")]
     bot_id, _, log = stdio_bot(ref, "crash", program, tmp_path)
-    ids = [bot_id, proto_bot(ref, "p1"), proto_bot(ref, "p2")]
-    match = ref.arena().wait(ref.arena().create("mizerka-short", ids, seed="crash", games=2), timeout_s=60)
+    # The opponents are the small example bots of docs/stdio-protocol.md, in Python and in Perl.
+    (tmp_path / "small.pl").write_text(doc_example("perl"))
+    small_py, _, _ = stdio_bot(ref, "small-python", write_program(tmp_path, "small.py", doc_example("python")), tmp_path)
+    small_pl, _, _ = stdio_bot(ref, "small-perl", ["perl", str(tmp_path / "small.pl")], tmp_path)
+    match = ref.arena().wait(ref.arena().create("mizerka-short", [bot_id, small_py, small_pl], seed="crash", games=2),
+                             timeout_s=60)
     assert match.status == FINISHED
     first, second = (g.seats[0] for g in match.results)
     assert first.disconnected and first.forfeited and first.defaults_applied > 0 and first.timeouts == 0
     assert len(match.results[0].results) == DEALS["mizerka-short"]
     assert (second.disconnected, second.forfeited, second.defaults_applied, second.refusals) == (False, False, 0, 0)
+    for game in match.results:
+        for s in game.seats[1:]:
+            assert (s.timeouts, s.refusals, s.defaults_applied, s.disconnected) == (0, 0, 0, False), s
     text = log.read_text()
     assert "crash.py: going down" in text  # the program's stderr
     assert "the program exited (code 3) during game 0" in text

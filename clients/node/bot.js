@@ -13,6 +13,8 @@
 //   MIZERKA_GAMES     optional: stop after this many games in all (streams close between games)
 //   MIZERKA_NAME      optional: the name sent in Hello (default "node-heuristic")
 //   MIZERKA_VERBOSE   optional: 1 logs every deal result
+//   MIZERKA_LIVE_EVENTS  optional: 1 asks for every event at once in an EventBatch (Hello.live_events);
+//                     by default the events ride on the next DecisionRequest
 //   MIZERKA_TEST_BAD_FIRST  test hook: 1 makes the first card decision start with a stale-turn
 //                     action and a card not held, to exercise the referee's refusals
 // Exit codes: 0 when every stream ended (the referee closed it, or MIZERKA_GAMES were played),
@@ -70,6 +72,7 @@ function settings(env) {
     games,
     name: env.MIZERKA_NAME || 'node-heuristic',
     verbose: env.MIZERKA_VERBOSE === '1',
+    liveEvents: env.MIZERKA_LIVE_EVENTS === '1',
     badFirst: env.MIZERKA_TEST_BAD_FIRST === '1',
   };
 }
@@ -79,6 +82,8 @@ function backoff(failures) {
   const d = Math.min(BACKOFF_MAX_MS, BACKOFF_INITIAL_MS * 2 ** Math.max(0, failures - 1));
   return d / 2 + Math.random() * (d / 2);
 }
+
+const newGame = () => ({ events: 0, batched: 0, folded: 0, deals: 0, defaults: 0 });
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -188,7 +193,7 @@ class Seat {
       // 'error' carries a non-OK status (and is followed by 'status'); without a listener Node would throw.
       call.on('error', (err) => finish({ code: err.code, details: err.details || err.message }));
       call.on('status', (status) => finish(status));
-      call.write({ hello: { token: r.opts.token, name: r.opts.name, version: VERSION } });
+      call.write({ hello: { token: r.opts.token, name: r.opts.name, version: VERSION, live_events: r.opts.liveEvents } });
     });
   }
 
@@ -212,19 +217,21 @@ class Seat {
       case 'game_start': {
         const g = message.game_start;
         this.inGame = true;
-        this.game = { events: 0, deals: 0, defaults: 0 };
+        this.game = newGame();
         this.log(`game ${g.game_number + 1}/${g.games} of match ${g.match_id} starts: ${g.ruleset.preset}, seat ${g.seat}, players ${g.names.join(', ')}`);
         break;
       }
       case 'event_batch':
         r.stats.batches += 1;
         r.stats.batchedEvents += message.event_batch.events.length;
+        if (this.game) this.game.batched += message.event_batch.events.length;
         for (const event of message.event_batch.events) this.onEvent(event);
         break;
       case 'decision_request': {
         const request = message.decision_request;
         // The events since our previous message ride on the request; the view already reflects them.
         r.stats.foldedEvents += request.events.length;
+        if (this.game) this.game.folded += request.events.length;
         for (const event of request.events) this.onEvent(event);
         this.decide(request);
         break;
@@ -238,9 +245,10 @@ class Seat {
         this.inGame = false;
         this.pending = null;
         r.stats.games += 1;
-        const g = this.game || { events: 0, deals: 0, defaults: 0 };
+        const g = this.game || newGame();
         this.log(`game over${end.aborted ? ` (aborted: ${end.abort_reason})` : ''}: rank ${end.rank}, totals [${end.totals.join(', ')}], `
-          + `refusals ${mine.refusals || 0}, defaults ${mine.defaults_applied || 0}; ${g.events} events, ${g.deals} deals ended`);
+          + `refusals ${mine.refusals || 0}, defaults ${mine.defaults_applied || 0}; ${g.events} events `
+          + `(${g.batched} in EventBatches, ${g.folded} with decisions), ${g.deals} deals ended`);
         r.gameOver();
         break;
       }
@@ -250,7 +258,7 @@ class Seat {
   }
 
   onEvent(event) {
-    const g = this.game || (this.game = { events: 0, deals: 0, defaults: 0 });
+    const g = this.game || (this.game = newGame());
     g.events += 1;
     switch (event.kind) {
       case 'deal_ended': {

@@ -134,7 +134,10 @@ class Bot:
             return {"play": max(cards, key=rank)}
         best = winning_card(trick, trump)
         winners = [c for c in cards if beats(c, best, trump)]
-        cheapest = lambda c: (suit(c) == trump, rank(c))  # noqa: E731 -- side suits before trumps
+
+        def cheapest(card):  # side suits before trumps, then low before high
+            return (suit(card) == trump, rank(card))
+
         return {"play": min(winners or cards, key=cheapest)}
 
     # ------------------------------------------------------------------ dispatch
@@ -166,7 +169,7 @@ class Bot:
         kind = msg.get("type")
         if kind == "hello":
             if msg.get("protocol") != 1:
-                log("unknown protocol version %r; trying anyway" % msg.get("protocol"))
+                log(f"unknown protocol version {msg.get('protocol')!r}; trying anyway")
         elif kind == "game_start":
             self.contracts = {c["name"]: c for c in msg["ruleset"]["contracts"]}
             self.hand_size = msg["ruleset"]["hand_size"]
@@ -174,11 +177,11 @@ class Bot:
             self.decision, self.sent = msg, []
             self.answer(self.decide(msg))
         elif kind == "error":
-            log("turn %s refused: %s: %s" % (msg["turn"], msg["code"], msg["message"]))
+            log(f"turn {msg['turn']} refused: {msg['code']}: {msg['message']}")
             if msg["retry"] and self.decision is not None and msg["turn"] == self.decision["turn"]:
                 self.answer(self.again(self.decision))
         elif kind == "game_end":
-            log("game over: rank %s, totals %s" % (msg["rank"], msg["totals"]))
+            log(f"game over: rank {msg['rank']}, totals {msg['totals']}")
             self.decision = None
         # "event" lines and any line type added later are ignored
 

@@ -62,6 +62,19 @@ class SeatRecord:
 
 
 @dataclass(slots=True)
+class TurnRecord:
+    """How one turn was decided: ``entry`` is the index in ``Game.log`` of the action entry it
+    produced; ``time_ms`` the time charged to the seat; ``default`` the reason the referee's
+    default action was applied (TIMEOUT, REFUSED, FORFEITED, DISCONNECTED), or None."""
+
+    entry: int
+    turn: int
+    seat: int
+    time_ms: float
+    default: str | None = None
+
+
+@dataclass(slots=True)
 class GameRecord:
     game_index: int
     seed: str
@@ -70,6 +83,13 @@ class GameRecord:
     seats: list[SeatRecord]
     game: Game = field(repr=False)
     aborted: bool = False
+    match_id: str = ""
+    games: int = 1
+    names: list[str] = field(default_factory=list)
+    versions: list[str | None] = field(default_factory=list)  # each seat's Hello.version (None: no stream)
+    hello_names: list[str | None] = field(default_factory=list)  # each seat's Hello.name (None: no stream)
+    clock: ClockSettings | None = None
+    turns: list[TurnRecord] = field(default_factory=list, repr=False)  # one per turn, in log order
 
 
 def game_seed(match_seed: str, game_index: int) -> str:
@@ -110,6 +130,10 @@ class GameRunner:
         self.cursors = [0] * n
         self.encoders = [protocol.EventEncoder(rules) for _ in range(n)]
         self.turn = 0
+        self.turns: list[TurnRecord] = []  # per-turn metadata, aligned with the log entries it produced
+        # What each seat's stream said in Hello, kept for the match log (a port may go away mid-game).
+        self.versions: list[str | None] = [getattr(p, "version", None) if p is not None else None for p in self.ports]
+        self.hello_names: list[str | None] = [getattr(p, "hello_name", None) if p is not None else None for p in self.ports]
         self.log = structlog.get_logger("referee").bind(match_id=match_id, game=game_index)
         for seat, port in enumerate(self.ports):
             if port is None:  # nobody came for this seat: the default policy plays it
@@ -176,7 +200,11 @@ class GameRunner:
 
     def record(self, aborted: bool = False) -> GameRecord:
         totals = list(self.game.totals)
-        return GameRecord(self.game_index, self.seed, totals, protocol.ranks(totals), self.records, self.game, aborted)
+        return GameRecord(
+            self.game_index, self.seed, totals, protocol.ranks(totals), self.records, self.game, aborted,
+            match_id=self.match_id, games=self.games, names=list(self.names), versions=list(self.versions),
+            hello_names=list(self.hello_names), clock=self.settings, turns=list(self.turns),
+        )
 
     async def _send_game_end(self, abort_reason: str = "") -> None:
         game = self.game
@@ -207,6 +235,7 @@ class GameRunner:
         """Get the seat's action for the pending decision and apply it; the default on any fault."""
         self.turn += 1
         turn = self.turn
+        entry = len(self.game.log)  # this turn's action will be the log's next entry
         decision = self.game.decision()
         assert decision is not None
         record = self.records[seat]
@@ -239,17 +268,18 @@ class GameRunner:
                 record.timeouts += 1
                 record.time_used_ms += allowed_ms
                 clock.charge(allowed_ms, in_time=False)
-                await self._strike(seat, turn, decision, TIMEOUT, overshoot_ms)
+                await self._strike(seat, turn, decision, TIMEOUT, overshoot_ms, time_ms=allowed_ms)
                 return
             except Disconnected:
                 self._forfeit(seat, disconnected=True)
-                await self._apply_default(seat, turn, decision, DISCONNECTED)
+                await self._apply_default(seat, turn, decision, DISCONNECTED, time_ms=(loop.time() - started) * 1000.0)
                 return
             error = self._try(seat, turn, message)
             if error is None:
                 used_ms = (loop.time() - started) * 1000.0
                 record.time_used_ms += used_ms
                 clock.charge(used_ms)
+                self.turns.append(TurnRecord(entry, turn, seat, used_ms))
                 return
             stale = error.code == "STALE_TURN"  # a late answer to an earlier turn: discarded, no count
             errors += not stale
@@ -260,9 +290,10 @@ class GameRunner:
             error.bank_ms = int(min(clock.bank_ms, left_ms))
             await self._send(seat, referee_pb2.RefereeMessage(action_error=error))
             if errors > self.settings.max_retries:
-                record.time_used_ms += (loop.time() - started) * 1000.0
-                clock.charge((loop.time() - started) * 1000.0, in_time=False)
-                await self._strike(seat, turn, decision, REFUSED)
+                spent_ms = (loop.time() - started) * 1000.0
+                record.time_used_ms += spent_ms
+                clock.charge(spent_ms, in_time=False)
+                await self._strike(seat, turn, decision, REFUSED, time_ms=spent_ms)
                 return
 
     def _try(self, seat: int, turn: int, message: referee_pb2.BotMessage) -> referee_pb2.ActionError | None:
@@ -288,7 +319,8 @@ class GameRunner:
             return referee_pb2.ActionError(turn=turn, code=e.code, message=e.message)
         return None
 
-    async def _strike(self, seat: int, turn: int, decision: Decision, reason: int, overshoot_ms: float | None = None) -> None:
+    async def _strike(self, seat: int, turn: int, decision: Decision, reason: int, overshoot_ms: float | None = None,
+                      time_ms: float = 0.0) -> None:
         record = self.records[seat]
         record.strikes += 1
         limit = self.settings.max_strikes
@@ -297,13 +329,15 @@ class GameRunner:
         self.log.info("strike", seat=seat, turn=turn, strikes=record.strikes, reason=events_pb2.DefaultReason.Name(reason),
                       overshoot_ms=None if overshoot_ms is None else round(overshoot_ms, 3))
         strike = protocol.strike_counted_to_proto(turn, record.strikes, limit, record.forfeited)
-        await self._apply_default(seat, turn, decision, reason, strike)
+        await self._apply_default(seat, turn, decision, reason, strike, time_ms=time_ms)
 
     async def _apply_default(self, seat: int, turn: int, decision: Decision, reason: int,
-                             strike: events_pb2.Event | None = None) -> None:
+                             strike: events_pb2.Event | None = None, time_ms: float = 0.0) -> None:
         action = default_action(decision)
+        entry = len(self.game.log)
         self.game.apply(seat, action)
         self.records[seat].defaults += 1
         name = events_pb2.DefaultReason.Name(reason).removeprefix("DEFAULT_REASON_")
+        self.turns.append(TurnRecord(entry, turn, seat, time_ms, name))
         applied = protocol.default_applied_to_proto(turn, action, name)
         await self._send_events(seat, *self._pending_events(seat), *([strike] if strike is not None else []), applied)

@@ -8,6 +8,8 @@
 //   MIZERKA_GAMES     optional: stop after this many games in all (streams close between games)
 //   MIZERKA_NAME      optional: the name sent in Hello (default "cpp-heuristic")
 //   MIZERKA_VERBOSE   optional: 1 logs every deal result
+//   MIZERKA_LIVE_EVENTS  optional: 1 asks for every event at once in an EventBatch (Hello.live_events);
+//                     by default the events ride on the next DecisionRequest
 //   MIZERKA_TEST_BAD_FIRST  test hook: 1 makes the first card decision start with a stale-turn
 //                     action and a card not held, to exercise the referee's refusals
 // Exit codes: 0 when every stream ended (the referee closed it, or MIZERKA_GAMES were played),
@@ -70,6 +72,7 @@ struct Settings {
   int games = 0;  // 0: no limit
   std::string name = "cpp-heuristic";
   bool verbose = false;
+  bool live_events = false;
   bool bad_first = false;
 };
 
@@ -160,7 +163,7 @@ class Seat {
   int failures_ = 0;
   bool has_pending_ = false;
   DecisionRequest pending_;
-  int game_events_ = 0, game_deals_ = 0;
+  int game_events_ = 0, game_batched_ = 0, game_folded_ = 0, game_deals_ = 0;
 };
 
 class Runner {
@@ -220,6 +223,7 @@ int Seat::Run() {
       hello.mutable_hello()->set_token(runner_->settings.token);
       hello.mutable_hello()->set_name(runner_->settings.name);
       hello.mutable_hello()->set_version(kVersion);
+      hello.mutable_hello()->set_live_events(runner_->settings.live_events);
       stream_->Write(hello);  // a failure shows in Read() and Finish() below
     }
     RefereeMessage message;
@@ -279,7 +283,7 @@ void Seat::Handle(const RefereeMessage& message) {
         std::lock_guard<std::mutex> lock(mu_);
         in_game_ = true;
       }
-      game_events_ = game_deals_ = 0;
+      game_events_ = game_batched_ = game_folded_ = game_deals_ = 0;
       Say("game ", g.game_number() + 1, "/", g.games(), " of match ", g.match_id(), " starts: ", g.ruleset().preset(), ", seat ",
           g.seat(), ", players ", Join(g.names()));
       break;
@@ -287,12 +291,14 @@ void Seat::Handle(const RefereeMessage& message) {
     case RefereeMessage::kEventBatch:
       runner_->batches++;
       runner_->batched_events += message.event_batch().events_size();
+      game_batched_ += message.event_batch().events_size();
       for (const auto& e : message.event_batch().events()) OnEvent(e);
       break;
     case RefereeMessage::kDecisionRequest: {
       const auto& request = message.decision_request();
       // The events since our previous message ride on the request; the view already reflects them.
       runner_->folded_events += request.events_size();
+      game_folded_ += request.events_size();
       for (const auto& e : request.events()) OnEvent(e);
       OnDecision(request);
       break;
@@ -315,7 +321,7 @@ void Seat::Handle(const RefereeMessage& message) {
       }
       Say("game over", end.aborted() ? " (aborted: " + end.abort_reason() + ")" : std::string(), ": rank ", end.rank(),
           ", totals [", Join(end.totals()), "], refusals ", refusals, ", defaults ", defaults, "; ", game_events_,
-          " events, ", game_deals_, " deals ended");
+          " events (", game_batched_, " in EventBatches, ", game_folded_, " with decisions), ", game_deals_, " deals ended");
       runner_->GameOver();
       break;
     }
@@ -408,6 +414,7 @@ int main() {
   }
   if (!Env("MIZERKA_NAME").empty()) s.name = Env("MIZERKA_NAME");
   s.verbose = Env("MIZERKA_VERBOSE") == "1";
+  s.live_events = Env("MIZERKA_LIVE_EVENTS") == "1";
   s.bad_first = Env("MIZERKA_TEST_BAD_FIRST") == "1";
 
   grpc::ChannelArguments args;

@@ -68,6 +68,7 @@ from mizerka.v1 import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 
 __all__ = [
     "PROTOCOL",
+    "LineError",
     "StdioStats",
     "action_from_line",
     "build_parser",
@@ -76,9 +77,9 @@ __all__ = [
     "game_end_line",
     "game_start_line",
     "main",
+    "ruleset_json",
     "run_stdio",
     "run_stdio_async",
-    "ruleset_json",
     "view_json",
 ]
 
@@ -213,7 +214,9 @@ def view_json(view: game_pb2.SeatView, ruleset: game_pb2.Ruleset | None = None) 
     """A seat's view in card notation, with per-seat lists (entry i for seat i) and your own cards.
 
     ``trick`` is the trick in progress (``[]`` when you lead), ``tricks`` the completed tricks of
-    the deal; ``minus`` and ``major`` describe the settled contract (using ``ruleset``).
+    the deal; ``minus`` and ``major`` describe the settled contract (using ``ruleset``). The
+    finished deals (SeatView.results) are left out to keep lines short: ``totals`` has the score,
+    and ``deal_ended`` events and ``game_end`` have every result.
     """
     players = list(view.players)
     n = len(players)
@@ -258,7 +261,6 @@ def view_json(view: game_pb2.SeatView, ruleset: game_pb2.Ruleset | None = None) 
         "quotas": [p.quota for p in players] if settled else None,
         "used": [list(p.used_contracts) for p in players],
         "totals": [p.total for p in players],
-        "results": [result_json(r) for r in view.results],
         "finished": view.finished,
     }
 
@@ -545,7 +547,7 @@ class _Program:
                 try:
                     line = await stdout.readline()
                 except ValueError:  # longer than LINE_LIMIT: readline dropped it
-                    line = b'"(a line longer than %d bytes)"\n' % LINE_LIMIT
+                    line = b"(a line longer than %d bytes, left out)\n" % LINE_LIMIT
                 if not line:
                     break
                 if self.transcript is not None:

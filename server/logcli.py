@@ -1,0 +1,531 @@
+"""``mizerka match list|export``, ``mizerka replay`` and ``mizerka rerun``: match logs on the command line.
+
+The format is docs/match-log.md. Exit codes: 0 done (verified, no differences), 1 the log does not
+verify or a bot differs from it, 2 a usage error or a file that is no match log.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from server.matchlog import GameLog
+    from server.replay import Message, Verified
+
+DEFAULT_DB = "data/arena.sqlite"
+DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a SQLAlchemy URL (as for `mizerka serve`).")]
+
+match_app = typer.Typer(help="Stored matches: list them, export their games as match logs (docs/match-log.md).",
+                        no_args_is_help=True)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    print(f"error: {message}", file=sys.stderr)
+    return typer.Exit(code)
+
+
+def _open_store(db: str) -> Any:
+    from server.store import Store
+
+    if "://" not in db and not Path(db).exists():
+        raise _fail(f"no database at {db} (give the referee's file with --db)")
+    return Store(db)
+
+
+# ------------------------------------------------------------------------------ match list / export
+@match_app.command("list")
+def match_list(
+    db: DbOption = DEFAULT_DB,
+    status: Annotated[str | None, typer.Option(help="Only matches in this status: PENDING, RUNNING, FINISHED or ABORTED.")] = None,
+    limit: Annotated[int, typer.Option(help="At most this many matches, newest first.")] = 100,
+) -> None:
+    """List stored matches, newest first: id, status, preset, games stored/planned, seats, created."""
+    import datetime
+
+    store = _open_store(db)
+    try:
+        rows = store.list_matches(status.upper() if status else None, limit)
+        if not rows:
+            print("no matches")
+            return
+        print(f"{'match':<20} {'status':<9} {'preset':<14} {'games':>7}  {'created (UTC)':<19}  seats")
+        for row in rows:
+            full = store.match(row.id) or row
+            names = [(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
+            created = datetime.datetime.fromtimestamp(row.created_at, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
+            games = f"{len(full.results)}/{row.games}"
+            print(f"{row.id:<20} {row.status:<9} {row.preset:<14} {games:>7}  {created:<19}  {', '.join(names)}")
+    finally:
+        store.close()
+
+
+def _stored_lines(store: Any, match_id: str, game: int | None) -> list[dict[str, Any]]:
+    from server import matchlog
+
+    row = store.match(match_id)
+    if row is None:
+        raise _fail(f"no match {match_id!r} in the database")
+    indexes = [r["game_index"] for r in row.results]
+    if game is not None:
+        if game not in indexes:
+            stored = ", ".join(map(str, indexes)) or "none yet"
+            raise _fail(f"match {match_id} has no finished game {game} (stored games: {stored})")
+        indexes = [game]
+    if not indexes:
+        raise _fail(f"match {match_id} has no finished game yet ({row.status})")
+    lines: list[dict[str, Any]] = []
+    for i in indexes:
+        lines += matchlog.stored_game_lines(store, match_id, i) or []
+    return lines
+
+
+@match_app.command("export")
+def match_export(
+    match_id: Annotated[str, typer.Argument(help="The match id (see `mizerka match list`).")],
+    game: Annotated[int | None, typer.Option(help="Only this game (from 0); default: every finished game, one after another.")] = None,
+    db: DbOption = DEFAULT_DB,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of standard output.")] = None,
+) -> None:
+    """Write a match's log as JSON Lines (docs/match-log.md): header, entries, end, per game."""
+    from server import matchlog
+
+    store = _open_store(db)
+    try:
+        text = matchlog.dumps(_stored_lines(store, match_id, game))
+    finally:
+        store.close()
+    if output is not None:
+        output.write_text(text)
+    else:
+        sys.stdout.write(text)
+
+
+# ------------------------------------------------------------------------------ loading a log
+def _load(file_or_id: str, db: str, game: int | None) -> list[GameLog]:
+    """The games of a match log file ('-': standard input) or of a stored match."""
+    from server import matchlog
+
+    path = Path(file_or_id)
+    if file_or_id == "-":
+        text = sys.stdin.read()
+    elif path.is_file():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise _fail(f"cannot read {file_or_id}: {e}") from None
+    else:
+        if "://" not in db and not Path(db).exists():
+            raise _fail(f"{file_or_id}: no such file (and no database at {db} to look for a match with that id)")
+        store = _open_store(db)
+        try:
+            if store.match(file_or_id) is None:
+                raise _fail(f"{file_or_id}: no such file, and no match with that id in {db}")
+            text = matchlog.dumps(_stored_lines(store, file_or_id, game))
+        finally:
+            store.close()
+    try:
+        games = matchlog.parse_match_log(text)
+    except matchlog.MatchLogError as e:
+        raise _fail(f"{file_or_id}: {e}") from None
+    if game is not None:
+        games = [g for g in games if g.game == game]
+        if not games:
+            raise _fail(f"{file_or_id} holds no game {game}")
+    return games
+
+
+def _one(games: list[GameLog], file_or_id: str, what: str) -> GameLog:
+    if len(games) != 1:
+        numbers = ", ".join(str(g.game) for g in games)
+        raise _fail(f"{file_or_id} holds {len(games)} games ({numbers}): choose one with --game N for {what}")
+    return games[0]
+
+
+def _verify(g: GameLog, prefix: str = "") -> Verified:
+    from server.replay import Divergence, verify_game
+
+    try:
+        return verify_game(g)
+    except Divergence as e:
+        print(f"{prefix}not verified: {e}")
+        raise typer.Exit(1) from None
+
+
+# ------------------------------------------------------------------------------ text renderings
+def _seat_label(g: GameLog, s: int) -> str:
+    return f"seat {s} ({g.names[s]})"
+
+
+def _header_text(g: GameLog) -> list[str]:
+    seats = []
+    for s, info in enumerate(g.header["seats"]):
+        hello = " ".join(str(x) for x in (info.get("hello_name"), info.get("version")) if x)
+        seats.append(f"{s} {g.names[s]}" + (f" [{hello}]" if hello else ""))
+    match = f" of match {g.match}" if g.match else ""
+    return [f"game {g.game}{match}: {g.rules.preset}, seed {g.seed!r}", f"seats: {', '.join(seats)}"]
+
+
+def game_text(v: Verified) -> Iterator[str]:
+    """The game deal by deal and trick by trick (the FULL projection), each action with any default."""
+    from server.engine.cards import CARD_TEXT, SUITS
+    from server.engine.views import FULL, project_events
+    from server.replay import cards_text, deal_name, signed
+
+    g, rules = v.log, v.log.rules
+    steps = iter(v.steps)
+    yield from _header_text(g)
+    trick: list[str] = []
+    trick_no = 0
+    for e in project_events(v.game, FULL):
+        kind = e[0]
+        note = ""
+        if kind in ("contract", "major", "exchange", "play", "revoke"):
+            step = next(steps)
+            if step.default is not None:
+                note = f" (default: {step.default})"
+        if kind == "deal":
+            trick, trick_no = [], 0
+            yield ""
+            yield f"{deal_name(e[1], e[2], e[3])}: dealer {_seat_label(g, e[4])}, declarer {_seat_label(g, e[5])}"
+            for s, hand in enumerate(e[6]):
+                yield f"  hand of seat {s}: {cards_text(sorted(hand))}"
+            yield f"  talon (top first): {cards_text(e[7])}"
+        elif kind == "contract":
+            trump = f" ({SUITS[e[3]]} trumps)" if e[3] is not None and rules.contract(e[2]) and rules.contract(e[2]).names_trump else ""
+            yield f"  seat {e[1]} announces {e[2]}{trump}{note}"
+        elif kind == "major":
+            yield f"  seat {e[1]} " + (f"announces {e[2]} major" if e[2] else "passes the major round") + note
+        elif kind == "settled":
+            trump = f", trumps {SUITS[e[3]]}" if e[3] is not None else ", no trumps"
+            yield f"  contract: {e[2]}{trump}, declarer {_seat_label(g, e[1])}"
+        elif kind == "exchange":
+            if e[2]:
+                yield f"  seat {e[1]} discards {cards_text(e[2])}, takes {cards_text(e[3])}{note}"
+            else:
+                yield f"  seat {e[1]} exchanges nothing{note}"
+        elif kind == "play":
+            trick.append(f"seat {e[1]} {CARD_TEXT[e[2]]}{note}")
+        elif kind == "revoke":
+            trick.append(f"seat {e[1]} {CARD_TEXT[e[2]]} REVOKE{note}")
+            yield f"  trick {trick_no}: {', '.join(trick)}: the deal is void, seat {e[1]} loses 10"
+            trick = []
+        elif kind == "trick":
+            yield f"  trick {trick_no}: {', '.join(trick)} -> won by seat {e[1]}"
+            trick, trick_no = [], trick_no + 1
+        elif kind == "result":
+            r = e[1]
+            yield (f"  result: tricks {'/'.join(map(str, r.tricks))}, points {signed(r.points)}, "
+                   f"totals {signed(e[2])}")
+        elif kind == "over":
+            yield ""
+            yield f"game over: totals {signed(e[1])}, ranks {' '.join(map(str, v.ranks))}"
+
+
+def _answer_text(step: Any) -> str:
+    from server.replay import describe_action
+
+    ms = f" ({step.ms:g} ms)" if step.ms is not None else ""
+    reason = step.default
+    if reason is None:
+        return f"  -> you {describe_action(step.action, past=True)}{ms}"
+    if reason == "TIMEOUT":
+        return f"  -> no answer in time{ms}"
+    if reason == "REFUSED":
+        return f"  -> every answer refused{ms}"
+    if reason == "DISCONNECTED":
+        return "  -> your stream is gone"
+    return "  -> (forfeited)"
+
+
+def _event_text(e: Any) -> list[str]:
+    from server.replay import deal_name, signed
+
+    which = e.WhichOneof("kind")
+    if which == "deal_started":
+        x = e.deal_started
+        return ["", f"{deal_name(x.deal, x.redeal, x.tiebreak)}: dealer seat {x.dealer}, declarer seat {x.declarer}"]
+    if which == "contract_announced":
+        x = e.contract_announced
+        return [f"  seat {x.seat} announces {x.contract}" + (f" ({x.trump} trumps)" if x.trump else "")]
+    if which == "major_announced":
+        x = e.major_announced
+        return [f"  seat {x.seat} " + (f"announces {x.contract} major" if x.contract else "passes the major round")]
+    if which == "contract_settled":
+        x = e.contract_settled
+        trump = f", trumps {x.trump}" if x.trump else ", no trumps"
+        quotas = f", quotas {' '.join(map(str, x.quotas))}" if x.quotas else ""
+        return [f"  contract: {x.contract}{trump}, declarer seat {x.declarer}{quotas}"]
+    if which == "cards_exchanged":
+        x = e.cards_exchanged
+        if x.cards_known:
+            if not x.count:
+                return [f"  seat {x.seat} (you) exchanges nothing"]
+            return [f"  seat {x.seat} (you) discards {' '.join(x.discarded)}, takes {' '.join(x.taken)}"]
+        return [f"  seat {x.seat} exchanges {x.count} card{'s' if x.count != 1 else ''}"]
+    if which == "card_played":
+        return [f"  seat {e.card_played.seat} plays {e.card_played.card}"]
+    if which == "trick_won":
+        return [f"  trick {e.trick_won.trick} won by seat {e.trick_won.winner}"]
+    if which == "revoked":
+        return [f"  seat {e.revoked.seat} revokes with {e.revoked.card}: the deal is void"]
+    if which == "deal_ended":
+        r = e.deal_ended.result
+        return [f"  {deal_name(r.deal, r.redeal, r.tiebreak)} ends: tricks {'/'.join(map(str, r.tricks))}, "
+                f"points {signed(r.points)}, totals {signed(r.totals)}"]
+    if which == "default_applied":
+        from mizerka.stdio import answer_json
+        from mizerka.v1 import events_pb2
+
+        x = e.default_applied
+        reason = events_pb2.DefaultReason.Name(x.reason).removeprefix("DEFAULT_REASON_")
+        body = " ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in answer_json(x.action).items())
+        return [f"  the referee answers turn {x.turn} for you ({reason}): {body or 'pass'}"]
+    if which == "strike_counted":
+        x = e.strike_counted
+        limit = f" of {x.max_strikes}" if x.max_strikes else ""
+        return [f"  strike {x.strikes}{limit}" + (": you are forfeited" if x.forfeited else "")]
+    return [f"  ({which})"]
+
+
+def _decision_text(request: Any, step: Any) -> list[str]:
+    from mizerka.v1 import referee_pb2
+
+    view = request.view
+    me = view.players[view.seat]
+    out = [f"  turn {request.turn} ({step.where}): your hand: {' '.join(me.hand) or 'no cards seen yet'}"]
+    kind = request.kind
+    if kind == referee_pb2.DECISION_KIND_CONTRACT:
+        options = [a.choose_contract.contract + (f" {a.choose_contract.trump}" if a.choose_contract.trump else "")
+                   for a in request.legal_actions]
+        out.append(f"    you may announce: {', '.join(options)}")
+    elif kind == referee_pb2.DECISION_KIND_MAJOR:
+        options = [f"{a.announce_major.contract} major" for a in request.legal_actions if a.announce_major.contract]
+        out.append(f"    you may announce {' or '.join(options + ['pass'])}")
+    elif kind == referee_pb2.DECISION_KIND_EXCHANGE:
+        talon = f"; the talon: {' '.join(request.exchange.talon)}" if request.exchange.pick else ""
+        out.append(f"    you may exchange up to {request.exchange.max_cards} cards{talon}")
+    else:
+        current = [t for t in view.tricks if not t.HasField("winner")]
+        if current and current[-1].plays:
+            out.append("    on the table: " + ", ".join(f"seat {p.seat} {p.card}" for p in current[-1].plays))
+        out.append(f"    you may play: {' '.join(a.play_card.card for a in request.legal_actions)}")
+    out.append(_answer_text(step))
+    return out
+
+
+def seat_text(g: GameLog, seat: int, messages: Sequence[Message]) -> Iterator[str]:
+    """What ``seat`` was sent, message by message, in words."""
+    for m in messages:
+        if m.kind == "game_start":
+            x = m.proto
+            match = f" of match {x.match_id}" if x.match_id else ""
+            yield f"game {x.game_number}{match}: {x.ruleset.preset}; you are seat {x.seat} ({x.names[x.seat]})"
+            yield "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(x.names))
+        elif m.kind == "events":
+            for e in m.proto:
+                yield from _event_text(e)
+        elif m.kind == "decision":
+            for e in m.proto.events:
+                yield from _event_text(e)
+            yield from _decision_text(m.proto, m.step)
+        elif m.kind == "game_end":
+            from server.replay import signed
+
+            x = m.proto
+            yield ""
+            yield f"game over: totals {signed(x.totals)}, your rank {x.rank}"
+    last = messages[-1] if messages else None
+    if last is None or last.kind != "game_end":
+        yield "(the stream was gone: the referee sent this seat nothing more)"
+
+
+def seat_json(messages: Sequence[Message]) -> Iterator[dict[str, Any]]:
+    """What ``seat`` was sent, as the stdio bridge writes it to a program (docs/stdio-protocol.md)."""
+    from mizerka import stdio
+
+    ruleset = None
+    for m in messages:
+        if m.kind == "game_start":
+            ruleset = m.proto.ruleset
+            yield stdio.game_start_line(m.proto)
+        elif m.kind == "events":
+            for e in m.proto:
+                yield stdio.event_line(e)
+        elif m.kind == "decision":
+            for e in m.proto.events:
+                yield stdio.event_line(e)
+            yield stdio.decide_line(m.proto, ruleset)
+        elif m.kind == "game_end":
+            yield stdio.game_end_line(m.proto)
+
+
+def _print_scoresheet(v: Verified, title: str = "") -> None:
+    from rich.console import Console
+
+    from server.scoresheet import render_scoresheet
+
+    g = v.log
+    Console(width=max(Console().width, 120)).print(
+        render_scoresheet(g.rules, v.game.results, g.names, title=title or f"game {g.game}, seed {g.seed!r}"))
+
+
+# ------------------------------------------------------------------------------ replay
+def replay_command(
+    file_or_id: Annotated[str, typer.Argument(metavar="FILE_OR_ID", help="A match log (JSON Lines; '-' for standard input) or a match id in --db.")],
+    db: DbOption = DEFAULT_DB,
+    game: Annotated[int | None, typer.Option(help="Only this game of the file or match (from 0).")] = None,
+    text: Annotated[bool, typer.Option("--text", help="Print the game trick by trick and its score sheet.")] = False,
+    seat: Annotated[int | None, typer.Option(help="Print what this seat was sent, from the referee's projection.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="With --seat: the stdio protocol's lines instead of words.")] = False,
+    bot: Annotated[str | None, typer.Option(help="With --seat: send the seat's decisions to this bot and report where it differs "
+                                                 "from the log: builtin:NAME or the command line of a stdio program.")] = None,
+    answer_timeout: Annotated[float, typer.Option(help="Seconds a stdio program may take to answer one decision.")] = 10.0,
+) -> None:
+    """Re-execute a match log through the engine and verify every recorded outcome.
+
+    Exit 0 with "verified: ..." when every line follows from the rules, 1 naming the first line that does not, 2 for a file that is no match log.
+    """
+    from server.replay import BotSpecError, Divergence, SeatFeed, make_driver, refeed
+
+    if bot is not None and seat is None:
+        raise _fail("--bot needs --seat N: the seat whose decisions are sent to the bot")
+    if as_json and seat is None:
+        raise _fail("--json goes with --seat N")
+    games = _load(file_or_id, db, game)
+    if seat is None:
+        for g in games:
+            prefix = f"game {g.game}: " if len(games) > 1 else ""
+            v = _verify(g, prefix)
+            if text:
+                for line in game_text(v):
+                    print(line)
+                print()
+                _print_scoresheet(v)
+            print(f"{prefix}verified: {v.summary()}")
+        return
+    g = _one(games, file_or_id, "--seat")
+    if not 0 <= seat < g.rules.players:
+        raise _fail(f"--seat must be a seat 0..{g.rules.players - 1} of {g.rules.preset}")
+    _verify(g)
+    if bot is None:
+        messages = SeatFeed(g, seat).messages()
+        if as_json:
+            import json
+
+            for line in seat_json(messages):
+                print(json.dumps(line, separators=(",", ":")))
+        else:
+            for line in seat_text(g, seat, messages):
+                print(line)
+        return
+    try:
+        driver = make_driver(bot, answer_timeout)
+    except BotSpecError as e:
+        raise _fail(str(e)) from None
+    try:
+        report = refeed(g, seat, driver, on_difference=lambda d: print(d, flush=True))
+    except OSError as e:
+        raise _fail(str(e)) from None
+    except Divergence as e:  # verified above; a second run cannot differ
+        print(f"not verified: {e}")
+        raise typer.Exit(1) from None
+    n = len(report.differences)
+    print(f"seat {seat} ({g.names[seat]}), bot {report.label}: {report.decisions} decisions, "
+          f"{n} differ{'s' if n == 1 else ''} from the log" + ("" if n else "; every decision agrees"))
+    if n:
+        raise typer.Exit(1)
+
+
+# ------------------------------------------------------------------------------ rerun
+def _short(label: str) -> str:
+    """A score sheet column name: the built-in bot's name, or the program's file name."""
+    import os
+    import shlex
+
+    if label.startswith("builtin:"):
+        return label.removeprefix("builtin:")
+    try:
+        words = shlex.split(label)
+    except ValueError:
+        words = label.split()
+    return os.path.basename(words[-1]) if words else label
+
+
+def rerun_command(
+    file_or_id: Annotated[str, typer.Argument(metavar="FILE_OR_ID", help="A match log (JSON Lines) or a match id in --db.")],
+    bot: Annotated[list[str] | None, typer.Option("--bot", metavar="SEAT=BOT",
+                                                  help="Seat SEAT is played by BOT: builtin:NAME or the command line of "
+                                                       "a stdio program. Repeat for several seats.")] = None,
+    db: DbOption = DEFAULT_DB,
+    game: Annotated[int | None, typer.Option(help="The game of the file or match (from 0).")] = None,
+    answer_timeout: Annotated[float, typer.Option(help="Seconds a stdio program may take to answer one decision.")] = 10.0,
+) -> None:
+    """Play a logged game's seed again with other bots in some seats; print the new score sheet and both totals.
+
+    Seats not given keep their bot when the log shows a built-in one (its Hello named a bot of `mizerka bot NAME` with that bot's version); any other seat is played by the referee's default policy.
+    """
+    from server.replay import BotSpecError, Driver, SdkDriver, builtin_style, make_driver, rerun, signed
+
+    games = _load(file_or_id, db, game)
+    g = _one(games, file_or_id, "rerun")
+    n = g.rules.players
+    given: dict[int, str] = {}
+    for spec in bot or []:
+        head, sep, rest = spec.partition("=")
+        if not sep or not head.strip().isdigit() or not rest.strip():
+            raise _fail(f"--bot {spec!r}: write SEAT=BOT, e.g. --bot 1=builtin:cautious or --bot '2=python3 mybot.py'")
+        s = int(head)
+        if not 0 <= s < n:
+            raise _fail(f"--bot {spec!r}: {g.rules.preset} has seats 0..{n - 1}")
+        if s in given:
+            raise _fail(f"--bot: seat {s} is given twice")
+        given[s] = rest.strip()
+    logged = _verify(g)
+    drivers: list[Driver | None] = []
+    labels: list[str] = []
+    try:
+        for s in range(n):
+            if s in given:
+                drivers.append(make_driver(given[s], answer_timeout))
+                labels.append(given[s])
+                continue
+            style = builtin_style(g.header["seats"][s])
+            if style is not None:
+                from mizerka.bots import BOTS
+
+                drivers.append(SdkDriver(BOTS[style](), f"builtin:{style}"))
+                labels.append(f"builtin:{style}")
+            else:
+                drivers.append(None)
+                labels.append("default policy")
+    except BotSpecError as e:
+        raise _fail(str(e)) from None
+    names = [f"{s}:{_short(label)}" for s, label in enumerate(labels)]
+    try:
+        result = rerun(g, drivers, names)
+    except OSError as e:
+        raise _fail(str(e)) from None
+    from rich.console import Console
+    from rich.table import Table
+
+    from server.protocol import ranks
+    from server.scoresheet import render_scoresheet
+
+    console = Console(width=max(Console().width, 120))
+    console.print(render_scoresheet(g.rules, result.game.results, names, title=f"rerun of game {g.game}, seed {g.seed!r}"))
+    table = Table(title="Totals: the log and the rerun")
+    for col in ("seat", "in the log", "log total", "rerun by", "rerun total", "change"):
+        table.add_column(col, justify="right" if "total" in col or col in ("seat", "change") else "left")
+    new_totals = list(result.game.totals)
+    for s in range(n):
+        table.add_row(str(s), g.names[s], f"{logged.totals[s]:+d}", labels[s], f"{new_totals[s]:+d}",
+                      f"{new_totals[s] - logged.totals[s]:+d}")
+    console.print(table)
+    print(f"log:   totals {signed(logged.totals)}, ranks {' '.join(map(str, logged.ranks))}")
+    print(f"rerun: totals {signed(new_totals)}, ranks {' '.join(map(str, ranks(new_totals)))}"
+          + (f"; defaults applied {' '.join(map(str, result.defaults))}" if any(result.defaults) else ""))

@@ -1,0 +1,266 @@
+"""Match logs (docs/match-log.md): games played by a real GameRunner on in-memory ports, stored as the
+referee stores them, exported to JSON Lines, parsed back and verified; per-turn metadata; the
+store's header column; `mizerka match list|export`.
+
+Bots here are SDK bots answering the referee's real DecisionRequests, on looptime's fake loop
+clock, so recorded times are exact."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mizerka.bot import answer
+from mizerka.bots import HeuristicBot
+from mizerka.turn import Turn
+from mizerka.v1 import referee_pb2
+from server import matchlog
+from server.cli import app
+from server.engine.rules import PRESETS, load_ruleset
+from server.engine.views import FULL, project_events
+from server.referee.clock import ClockSettings
+from server.referee.match import Disconnected, GameRecord, GameRunner
+from server.replay import SeatFeed, verify_game
+from server.service import record_to_store
+from server.store import Store
+
+_CLOSE = object()
+
+
+class Port:
+    """A SeatPort over two queues, with what a StreamSeat keeps from Hello."""
+
+    def __init__(self, hello_name: str = "heuristic", version: str = "1") -> None:
+        self.live_events = False
+        self.version = version
+        self.hello_name = hello_name
+        self.to_bot: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
+        self.to_referee: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def send(self, message: referee_pb2.RefereeMessage) -> None:
+        self.to_bot.put_nowait(message)
+
+    async def receive(self) -> referee_pb2.BotMessage:
+        item = await self.to_referee.get()
+        if item is _CLOSE:
+            self.to_referee.put_nowait(_CLOSE)
+            raise Disconnected()
+        return item
+
+
+async def sdk_bot(port: Port, inbox: list[referee_pb2.RefereeMessage], delay_s: float = 0.0,
+                  silent_turns: frozenset[int] = frozenset(), revoke_once: bool = False) -> None:
+    """A HeuristicBot on a port: answers after ``delay_s`` (virtual), never answers its n-th
+    requests in ``silent_turns``; with ``revoke_once`` its first chance to revoke is taken."""
+    bot, start, n, revoked = HeuristicBot(), None, 0, False
+    while True:
+        message = await port.to_bot.get()
+        inbox.append(message)
+        kind = message.WhichOneof("message")
+        if kind == "game_start":
+            start = message.game_start
+        elif kind == "game_end":
+            return
+        elif kind == "decision_request":
+            n += 1
+            request = message.decision_request
+            if n in silent_turns:
+                continue
+            if delay_s:
+                await asyncio.sleep(delay_s)
+            action = answer(bot, Turn(request, start)).action
+            if revoke_once and not revoked and request.kind == referee_pb2.DECISION_KIND_PLAY:
+                legal = {a.play_card.card for a in request.legal_actions}
+                hand = list(request.view.players[request.view.seat].hand)
+                off = [c for c in hand if c not in legal]
+                if off:  # holding the led suit, play another: a revoke under revoke = "penalty"
+                    action.play_card.card, revoked = off[0], True
+            port.to_referee.put_nowait(referee_pb2.BotMessage(action=action))
+
+
+async def play_game(preset: str, options: dict[str, Any] | None = None, seed: str = "log/0", *,
+                    clock: ClockSettings | None = None, silent: frozenset[int] = frozenset(),
+                    revoke: bool = False, delay_s: float = 0.25) -> tuple[GameRecord, list[list[referee_pb2.RefereeMessage]]]:
+    """One game of heuristic bots: seat 0 answers after ``delay_s`` and stays silent on its ``silent``
+    requests; seat 1 revokes once when ``revoke``."""
+    rules = load_ruleset(preset, options or {})
+    n = rules.players
+    ports = [Port() for _ in range(n)]
+    inboxes: list[list[referee_pb2.RefereeMessage]] = [[] for _ in range(n)]
+    clock = clock or ClockSettings(decision_ms=1000, bank_ms=500, increment_ms=20, max_strikes=0)
+    runner = GameRunner("m-test", rules, seed, 0, ports, [f"bot{s}" for s in range(n)], clock, games=1)
+    tasks = [
+        asyncio.create_task(sdk_bot(p, box, delay_s=delay_s if s == 0 else 0.0, silent_turns=silent if s == 0 else frozenset(),
+                                    revoke_once=revoke and s == 1))
+        for s, (p, box) in enumerate(zip(ports, inboxes))
+    ]
+    record = await runner.run()
+    await asyncio.gather(*tasks)
+    return record, inboxes
+
+
+def export(record: GameRecord, bot_ids: list[str] | None = None) -> str:
+    stored = record_to_store(record, bot_ids or [])
+    stored = json.loads(json.dumps(stored))  # exactly what a JSON column gives back
+    return matchlog.dumps(matchlog.game_lines(stored["header"], stored))
+
+
+fake_clock = pytest.mark.looptime
+
+
+@pytest.mark.parametrize(("preset", "options"), [
+    *(pytest.param(p, {}, id=p) for p in sorted(PRESETS)),
+    pytest.param("mizerka-short", {"revoke": "penalty", "tiebreak": "lowest"}, id="revoke-penalty"),
+])
+@pytest.mark.asyncio
+@fake_clock
+async def test_a_referee_game_round_trips_through_its_match_log(preset: str, options: dict[str, Any]) -> None:
+    record, _ = await play_game(preset, options, revoke=options.get("revoke") == "penalty")
+    text = export(record)
+    lines = [json.loads(line) for line in text.splitlines()]
+    header, end = lines[0], lines[-1]
+    assert header["type"] == "header" and header["format"] == "mizerka-match-log" and header["version"] == 1
+    assert (header["match"], header["game"], header["preset"], header["options"], header["seed"]) == \
+        ("m-test", 0, preset, options, "log/0")
+    assert [s["name"] for s in header["seats"]] == [f"bot{s}" for s in range(len(header["seats"]))]
+    assert all(s["version"] == "1" and s["hello_name"] == "heuristic" for s in header["seats"])
+    assert header["clock"]["decision_ms"] == 1000 and header["clock"]["bank_ms"] == 500
+    assert end["type"] == "end" and end["totals"] == record.totals and end["ranks"] == record.ranks
+    deals = [line for line in lines if line["type"] == "deal"]
+    assert all(len(d["hands"]) == record.game.n and len(d["talon"]) == record.game.rules.talon_size for d in deals)
+    if options.get("revoke"):
+        assert any(line["type"] == "revoke" for line in lines) and any(r.void for r in record.game.results)
+
+    (parsed,) = matchlog.parse_match_log(text)
+    assert [ln.entry for ln in parsed.lines] == list(project_events(record.game, FULL))
+    verified = verify_game(parsed)
+    assert verified.game.results == record.game.results
+    assert verified.totals == record.totals and verified.ranks == record.ranks
+    assert verified.game.log == record.game.log
+
+
+@pytest.mark.asyncio
+@fake_clock
+async def test_action_lines_carry_turn_time_and_default_and_line_up_with_the_referee() -> None:
+    clock = ClockSettings(decision_ms=1000, bank_ms=0, max_strikes=0)
+    record, inboxes = await play_game("mizerka-short", clock=clock, silent=frozenset({2, 5}))
+    lines = [json.loads(line) for line in export(record).splitlines()]
+    actions = [line for line in lines if line["type"] in ("contract", "major", "exchange", "play", "revoke")]
+    assert [a["turn"] for a in actions] == list(range(1, len(actions) + 1))
+    requests = {m.decision_request.turn: m for m in inboxes[0] if m.WhichOneof("message") == "decision_request"}
+    mine = [a for a in actions if a["seat"] == 0]
+    assert [a["turn"] for a in mine] == sorted(requests)  # one request per decision of seat 0
+    timed_out = [a for a in mine if a["default"]]
+    assert [a["default"] for a in timed_out] == ["TIMEOUT", "TIMEOUT"] and all(a["ms"] == 1000 for a in timed_out)
+    assert timed_out[0]["turn"] == sorted(requests)[1] and timed_out[1]["turn"] == sorted(requests)[4]
+    assert all(a["ms"] == 250 for a in mine if not a["default"])
+    assert all(a["ms"] == 0 and a["default"] is None for a in actions if a["seat"] != 0)
+    end = lines[-1]
+    assert end["seats"][0]["timeouts"] == 2 and end["seats"][0]["defaults"] == 2
+    assert verify_game(matchlog.parse_match_log(export(record))[0]).totals == record.totals
+
+
+@pytest.mark.parametrize("preset", ["mizerka-short", "manni-major"])
+@pytest.mark.asyncio
+@fake_clock
+async def test_the_seat_feed_rebuilds_exactly_the_messages_the_referee_sent(preset: str) -> None:
+    """SeatFeed (what --seat prints and --bot re-feeds) against the messages a real GameRunner sent:
+    requests with their views, events, banks and turn numbers; the default batches; the GameEnd."""
+    clock = ClockSettings(decision_ms=1000, bank_ms=400, increment_ms=30, max_strikes=2)
+    record, inboxes = await play_game(preset, seed="feed/0", clock=clock, silent=frozenset({3, 4}))
+    assert record.seats[0].forfeited  # two timeouts, then the referee plays seat 0
+    (g,) = matchlog.parse_match_log(export(record))
+    for seat in range(record.game.n):
+        sent: list[Any] = []
+        for m in inboxes[seat]:
+            kind = m.WhichOneof("message")
+            if kind == "event_batch":
+                sent.append(("events", list(m.event_batch.events)))
+            else:
+                sent.append((kind, getattr(m, kind)))
+        rebuilt = [("decision_request" if m.kind == "decision" else m.kind, list(m.proto) if m.kind == "events" else m.proto)
+                   for m in SeatFeed(g, seat).messages()]
+        assert rebuilt == sent, f"seat {seat}"
+
+
+def test_the_store_keeps_header_and_metadata_and_match_export_writes_them(tmp_path: Path) -> None:
+    record, _ = asyncio.run(_played("mizerka-short"))
+    db = tmp_path / "arena.sqlite"
+    store = Store(db)
+    ids = [store.add_bot(f"player{s}")[0].id for s in range(3)]
+    match_id = store.create_match("mizerka-short", {}, "log", 2, {"decision_ms": 1000}, ids)
+    record.match_id = match_id
+    assert store.record_game(match_id, 0, record_to_store(record, ids))
+    record.game_index = 1
+    assert store.record_game(match_id, 1, record_to_store(record, ids))
+    row = store.game_row(match_id, 0)
+    assert row is not None and row["header"]["seats"][2]["bot_id"] == ids[2]
+    assert all("turn" in e and "ms" in e and "default" in e for e in row["log"] if e["kind"] == "play")
+    store.close()
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["match", "list", "--db", str(db)])
+    assert listed.exit_code == 0 and match_id in listed.stdout and "2/2" in listed.stdout and "player1" in listed.stdout
+    one = runner.invoke(app, ["match", "export", match_id, "--game", "1", "--db", str(db)])
+    assert one.exit_code == 0, one.stderr
+    (g,) = matchlog.parse_match_log(one.stdout)
+    assert (g.match, g.game) == (match_id, 1) and verify_game(g).totals == record.totals
+    both = runner.invoke(app, ["match", "export", match_id, "--db", str(db)])
+    assert [g.game for g in matchlog.parse_match_log(both.stdout)] == [0, 1]
+    replayed = runner.invoke(app, ["replay", match_id, "--db", str(db)])
+    assert replayed.exit_code == 0 and replayed.stdout.count("verified: 9 deals") == 2
+    assert runner.invoke(app, ["match", "export", "m-nope", "--db", str(db)]).exit_code == 2
+    assert runner.invoke(app, ["match", "export", match_id, "--game", "7", "--db", str(db)]).exit_code == 2
+
+
+async def _played(preset: str) -> tuple[GameRecord, Any]:
+    return await play_game(preset, clock=ClockSettings(decision_ms=5000), delay_s=0.0)
+
+
+def test_a_database_from_before_the_header_column_is_upgraded_and_its_games_still_export(tmp_path: Path) -> None:
+    """An old games row: no header column, no turn metadata. Export rebuilds the header from the
+    matches row; replay verifies it."""
+    record, _ = asyncio.run(_played("mizerka-short"))
+    db = tmp_path / "old.sqlite"
+    store = Store(db)
+    ids = [store.add_bot(f"old{s}")[0].id for s in range(3)]
+    match_id = store.create_match("mizerka-short", {}, "log", 1, {"decision_ms": 5000}, ids)
+    store.close()
+    con = sqlite3.connect(db)
+    con.execute("DROP TABLE games")
+    con.execute("""CREATE TABLE games (match_id VARCHAR(64) NOT NULL, game_index INTEGER NOT NULL, seed VARCHAR(200) NOT NULL,
+                   totals JSON NOT NULL, ranks JSON NOT NULL, seats JSON NOT NULL, deals JSON NOT NULL, log JSON NOT NULL,
+                   finished_at FLOAT NOT NULL, PRIMARY KEY (match_id, game_index))""")
+    old = record_to_store(record)
+    old_log = [matchlog.entry_to_json(e) for e in project_events(record.game, FULL)]  # no metadata
+    con.execute("INSERT INTO games VALUES (?, 0, ?, ?, ?, ?, ?, ?, 0)",
+                (match_id, old["seed"], json.dumps(old["totals"]), json.dumps(old["ranks"]), json.dumps(old["seats"]),
+                 json.dumps(old["deals"]), json.dumps(old_log)))
+    con.commit()
+    con.close()
+
+    result = CliRunner().invoke(app, ["match", "export", match_id, "--db", str(db)])
+    assert result.exit_code == 0, result.stderr
+    (g,) = matchlog.parse_match_log(result.stdout)
+    assert [s["name"] for s in g.header["seats"]] == ["old0", "old1", "old2"]
+    assert g.header["seats"][0]["version"] is None and g.seed == "log/0"
+    assert all(ln.meta == {"turn": None, "ms": None, "default": None} for ln in g.lines if ln.meta)
+    assert verify_game(g).totals == record.totals
+    assert "header" in {c[1] for c in sqlite3.connect(db).execute("PRAGMA table_info(games)")}
+
+
+def test_stored_entries_and_file_lines_are_inverse_forms() -> None:
+    record, _ = asyncio.run(_played("trjamann"))
+    for e in project_events(record.game, FULL):
+        stored = matchlog.entry_to_json(e)
+        assert matchlog.entry_from_json(stored) == e
+        line = matchlog.entry_line(stored)
+        assert line["type"] == e[0] and "kind" not in line and matchlog.entry_from_json(line) == e
+        if e[0] == "result":
+            assert "points" in line and "totals" in line and "result" not in line  # flat in the file

@@ -1,0 +1,315 @@
+"""The league report (`mizerka report`): the step-by-step replay behind the match pages, escaping,
+and the site itself in a real browser.
+
+The browser test plays a real 12-game league with built-in bots, writes the report, serves it on
+127.0.0.1 and drives Debian's chromium through Playwright: the index's standings must be those of
+`mizerka league standings --json`, the chart must be drawn, and a match page must step through the
+first deal's contract, exchanges and first trick to the winner the stored log names, and back.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import random
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.engine.cards import mask_cards
+from server.engine.game import Game, Phase, Play
+from server.engine.rules import PRESETS, load_ruleset
+from server.policies import random_action
+from server.store import Store
+from tournaments.config import load_league
+from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
+
+BIN = Path(sys.executable).parent
+MIZERKA = str(BIN / "mizerka")
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# A bot name is user input: this one would run script if a page ever put it in as markup.
+EVIL = 'rnd<img\tsrc=x\tonerror="window.__xss=1">&amp;'
+BOTS = {"heuristic": "heuristic", "greedy": "greedy", "cautious": "cautious", EVIL: "random"}
+ACTIONS = ("contract", "major", "exchange", "play", "revoke")
+
+
+# ---------------------------------------------------------------------------- without a browser
+def test_embedded_json_cannot_end_its_script_element() -> None:
+    data = {"name": "</script><script>alert(1)</script>&<!--", "line": "\u2028"}
+    text = embed_json(data)
+    assert not set("<>&") & set(text) and "\u2028" not in text
+    assert json.loads(text) == data
+    page = render_page("index", "a <b> & 'c'", data)
+    assert "<title>a &lt;b&gt; &amp; &#x27;c&#x27;</title>" in page
+    assert page.count("</script>") == 2  # the data element's and the script tag's own
+
+
+def test_page_names_are_plain_and_unique() -> None:
+    taken: set[str] = set()
+    assert page_name("t0/g1/s2", taken) == "t0-g1-s2.html"
+    assert page_name("t0/g1/s2", taken) == "t0-g1-s2-2.html"
+    assert page_name("../<x>", taken) == "x.html"
+
+
+def _play_randomly(preset: str, seed: int, **options: Any) -> Game:
+    """A whole game of random players; under revoke = penalty they sometimes revoke on purpose."""
+    game = Game(load_ruleset(preset, options), seed=seed)
+    rng = random.Random(seed)
+    while not game.finished:
+        if game.phase == Phase.PLAY and game.rules.revoke == "penalty" and rng.random() < 0.03:
+            action: Any = Play(rng.choice(mask_cards(game.hands[game.to_act])))
+        else:
+            action = random_action(game, rng)
+        game.apply(game.to_act, action)
+    return game
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_stepping_through_a_game_shows_every_action_and_every_deal_end(preset: str) -> None:
+    game = _play_randomly(preset, 7, revoke="penalty", tiebreak="random")
+    frames = game_frames(game)  # raises if the steps do not give the logged game back
+    json.dumps(frames)
+    actions = [e for e in game.log if e[0] in ACTIONS]
+    deals = [e for e in game.log if e[0] == "deal"]
+    assert len(frames) == 1 + len(actions) + len(deals) - 1  # each later deal is a step of its own
+    assert [f["act"]["kind"] for f in frames if f["act"]["kind"] != "deal"] == [e[0] for e in actions]
+    ended = [f for f in frames if "result" in f]
+    assert len(ended) == len(game.results)
+    for f, r in zip(ended, game.results):
+        assert f["phase"] == ("over" if f is frames[-1] else "end")
+        assert (f["result"]["points"], f["deal"], f["declarer"]) == (list(r.points), r.deal_no, r.declarer)
+        if not r.void:  # the deal is shown as it ended: its last trick complete, with its winner
+            assert len(f["tricks"]) == game.rules.tricks and f["tricks"][-1]["winner"] is not None
+            assert f["tricks_won"] == list(r.tricks)
+    for f in frames:
+        assert all(h is not None for h in f["hands"])  # FULL: every hand is shown
+        if f["act"]["kind"] == "play" and "result" not in f:
+            trick = f["tricks"][-1]
+            assert trick["cards"][-1] == [f["act"]["seat"], f["act"]["card"]]
+    assert frames[-1]["finished"] and frames[-1]["totals"] == list(game.totals)
+
+
+def test_stepping_covers_void_deals_and_tie_breaks() -> None:
+    """Seeds found with random play: a revoke voids a deal, and a shared top forces a tie-break."""
+    kinds = set()
+    for seed in range(300):  # ties are rare under random play: seed 69 has one
+        game = _play_randomly("mizerka-short", seed, revoke="penalty", tiebreak="random")
+        frames = game_frames(game)
+        for f in frames:
+            if f.get("result", {}).get("void"):
+                kinds.add("void")
+                assert f["act"]["kind"] == "revoke"
+            if f["tiebreak"] and f["act"]["kind"] == "deal":
+                kinds.add("tiebreak")
+                assert f["phase"] == "exchange" and f["contract"] == "notrump"
+        if kinds == {"void", "tiebreak"}:
+            return
+    pytest.fail(f"300 random games showed only {sorted(kinds)}")
+
+
+def test_report_needs_a_played_league(tmp_path: Path) -> None:
+    path = _league_file(tmp_path)
+    out = subprocess.run([MIZERKA, "report", str(path), "--out", str(tmp_path / "site")], capture_output=True, text=True,
+                         check=False)
+    assert out.returncode == 2 and "has no results yet" in out.stderr
+
+
+# -------------------------------------------------------------------------------- a real league
+def _league_file(tmp: Path) -> Path:
+    lines = ['name = "web"', 'preset = "mizerka-short"', 'seed = "browser"', f'data = "{tmp / "data"}"',
+             "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
+    for name, style in BOTS.items():
+        lines += ["[[bots]]", f"name = {json.dumps(name)}", f'command = ["mizerka-bot", "{style}", "--seed", "1"]']
+    path = tmp / "web.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("report")
+    path = _league_file(tmp)
+    run = subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=240, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    out = tmp / "site"
+    made = subprocess.run([MIZERKA, "report", str(path), "--out", str(out)], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert made.returncode == 0, made.stdout + made.stderr
+    standings = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True,
+                               check=True)
+    return {"tmp": tmp, "league": path, "out": out, "standings": json.loads(standings.stdout)}
+
+
+def test_the_site_has_an_index_a_page_per_game_and_its_assets(site: dict[str, Any]) -> None:
+    out: Path = site["out"]
+    pages = sorted((out / "matches").glob("*.html"))
+    assert len(pages) == 12 and (out / "assets" / "report.js").is_file() and (out / "assets" / "report.css").is_file()
+    for page in [out / "index.html", *pages]:
+        text = page.read_text()
+        assert "<img" not in text  # the name is only ever data
+        assert "http://" not in text and "https://" not in text  # nothing to fetch from anywhere
+    assert "onerror" in (out / "index.html").read_text()  # ... but it is there, as escaped JSON
+
+
+def _first_trick(league_path: Path, match_id: str) -> tuple[int, int, list[str]]:
+    """How many actions lead to the first trick's end, and its winner, from the stored log."""
+    store = Store(load_league(league_path).db_path)
+    try:
+        _rules, _names, game = load_game(store, match_id, 0)
+    finally:
+        store.close()
+    steps = 0
+    for entry in game.log:
+        if entry[0] in ACTIONS:
+            steps += 1
+        elif entry[0] == "trick":
+            return steps, entry[1], [e[0] for e in game.log[: game.log.index(entry)] if e[0] in ACTIONS]
+    raise AssertionError("the game has no trick")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the Python playwright package is not installed (pip install -e '.[test]')")
+    if not CHROMIUM.exists():
+        found = shutil.which("chromium")
+        pytest.skip(f"browser test skipped: Debian's chromium is not installed at {CHROMIUM}"
+                    f"{f' (found {found})' if found else ''}; apt-get install chromium")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def http_site(site: dict[str, Any]) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(site["out"]))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def _page(browser: Any) -> tuple[Any, list[str]]:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
+    return page, problems
+
+
+def test_the_report_in_a_browser(site: dict[str, Any], browser: Any, http_site: str) -> None:
+    page, problems = _page(browser)
+    page.goto(f"{http_site}/index.html")
+    page.wait_for_selector("body[data-ready]")
+
+    # Standings: exactly `mizerka league standings --json`, in its order.
+    want = site["standings"]["bots"]
+    rows = page.locator("#standings tbody tr")
+    assert rows.count() == len(want) == 4
+    for i, line in enumerate(want):
+        row = rows.nth(i)
+        assert row.locator("td.bot .name").text_content() == line["name"]
+        assert row.get_attribute("data-bot") == line["name"]
+        assert int(row.locator("td.games").inner_text()) == line["games"] == 9
+        assert float(row.locator("td.ppg").inner_text()) == pytest.approx(line["mean"], abs=0.005)
+        assert float(row.get_attribute("data-mean")) == pytest.approx(line["mean"])
+        assert float(row.locator("td.ordinal").inner_text()) == pytest.approx(line["ordinal"], abs=0.005)
+    # The hostile name is shown as text and made no element.
+    assert page.locator("#standings td.bot .name", has_text="onerror").text_content() == EVIL
+    assert page.locator("main img").count() == 0 and page.evaluate("window.__xss") is None
+
+    # The rating chart: one line per bot, a point per game plus the start.
+    chart = page.locator("svg#rating-chart")
+    assert chart.is_visible()
+    assert chart.locator("g.series").count() == 4
+    points = dict(page.evaluate(
+        "() => Array.from(document.querySelectorAll('#rating-chart g.series'))"
+        ".map(g => [g.getAttribute('data-bot'), g.querySelectorAll('circle').length])"))
+    assert points == {line["name"]: line["games"] + 1 for line in want}
+    assert page.locator("#head-to-head tbody tr").count() == 4
+    assert page.locator("#failures tbody tr").count() == 4
+    assert page.locator("#matches a.replay-link").count() == 12
+    shots = site["tmp"]
+    page.screenshot(path=str(shots / "index.png"), full_page=True)
+    print(f"\nscreenshot of the index page: {shots / 'index.png'}")
+    assert problems == []
+
+    # A match page, reached through the index's first link.
+    first = page.locator("#matches tbody tr").first
+    key = first.get_attribute("data-key")
+    page.locator("#matches a.replay-link").first.click()
+    page.wait_for_selector("body[data-ready]")
+    data = json.loads(page.locator("#report-data").text_content())
+    assert data["key"] == key
+    steps, winner, before = _first_trick(site["league"], data["match_id"])
+    names = data["names"]
+    assert before[0] == "contract" and before[1:4] == ["exchange"] * 3 and before[4:] == ["play"] * 3
+    counter = page.locator("#step-counter")
+    assert counter.get_attribute("data-step") == "0"
+    assert page.locator("#phase").get_attribute("data-phase") == "contract"
+    assert [page.locator(f"#seat-{s} .hand .card").count() for s in range(3)] == [13, 13, 13]  # every hand shown
+    for _ in range(4):  # the contract and the three exchanges, with the button
+        page.locator("#forward").click()
+    assert counter.get_attribute("data-step") == "4"
+    assert page.locator("#phase").get_attribute("data-phase") == "play"
+    assert page.locator("#trick-winner").get_attribute("data-seat") == "-1"
+    for _ in range(steps - 4):  # the first trick, with the keyboard
+        page.keyboard.press("ArrowRight")
+    assert counter.get_attribute("data-step") == str(steps)
+    assert page.locator("#current-trick .played").count() == 3
+    assert page.locator("#trick-winner").get_attribute("data-seat") == str(winner)
+    assert page.locator("#trick-winner .name").text_content() == names[winner]
+    assert page.locator("#current-trick .played.winning").get_attribute("data-seat") == str(winner)
+    page.screenshot(path=str(shots / "match.png"), full_page=True)
+    print(f"screenshot of a match page after the first trick: {shots / 'match.png'}")
+
+    page.keyboard.press("ArrowLeft")  # back: the trick is one card short and has no winner
+    assert counter.get_attribute("data-step") == str(steps - 1)
+    assert page.locator("#current-trick .played").count() == 2
+    assert page.locator("#trick-winner").get_attribute("data-seat") == "-1"
+    page.locator("#back").click()
+    assert counter.get_attribute("data-step") == str(steps - 2)
+    page.keyboard.press("End")  # the end: the score sheet shows every deal and the final totals
+    assert page.locator("#phase").get_attribute("data-phase") == "over"
+    assert page.locator("#scoresheet tbody tr.done").count() == len(data["scoresheet"]["deals"]) == 9
+    assert [page.locator(f"#seat-{s} .stat").last.inner_text() for s in range(3)] == [
+        f"total {t:+d}" for t in data["totals"]]
+    page.locator("#back-to-index").click()
+    page.wait_for_selector("#standings")
+    assert problems == []
+    page.close()
+
+
+def test_the_report_works_from_files(site: dict[str, Any], browser: Any) -> None:
+    page, problems = _page(browser)
+    page.goto((site["out"] / "index.html").as_uri())
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("#standings tbody tr").count() == 4
+    page.locator("#matches a.replay-link").nth(5).click()
+    page.wait_for_selector("body[data-ready]")
+    page.keyboard.press("PageDown")  # the start of deal 2
+    assert page.locator("#deal-line").get_attribute("data-deal") == "1"
+    assert problems == []
+    page.close()
+
