@@ -275,8 +275,8 @@ def _event_text(e: Any) -> list[str]:
         return [f"  seat {e.revoked.seat} revokes with {e.revoked.card}: the deal is void"]
     if which == "deal_ended":
         r = e.deal_ended.result
-        return [f"  {deal_name(r.deal, r.redeal, r.tiebreak)} ends: tricks {'/'.join(map(str, r.tricks))}, "
-                f"points {signed(r.points)}, totals {signed(r.totals)}"]
+        return [(f"  {deal_name(r.deal, r.redeal, r.tiebreak)} ends: tricks {'/'.join(map(str, r.tricks))}, "
+                 f"points {signed(r.points)}, totals {signed(r.totals)}")]
     if which == "default_applied":
         from mizerka.stdio import answer_json
         from mizerka.v1 import events_pb2
@@ -469,7 +469,15 @@ def rerun_command(
 
     Seats not given keep their bot when the log shows a built-in one (its Hello named a bot of `mizerka bot NAME` with that bot's version); any other seat is played by the referee's default policy.
     """
-    from server.replay import BotSpecError, Driver, SdkDriver, builtin_style, make_driver, rerun, signed
+    from server.replay import (
+        BotSpecError,
+        Driver,
+        SdkDriver,
+        builtin_style,
+        make_driver,
+        rerun,
+        signed,
+    )
 
     games = _load(file_or_id, db, game)
     g = _one(games, file_or_id, "rerun")

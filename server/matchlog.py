@@ -23,7 +23,7 @@ from typing import Any
 
 from server.engine.cards import CARD_TEXT, SUITS, CardError, parse_card
 from server.engine.game import DealResult
-from server.engine.rules import Ruleset, RulesError, load_ruleset
+from server.engine.rules import RulesError, Ruleset, load_ruleset
 
 FORMAT = "mizerka-match-log"
 VERSION = 1
@@ -140,7 +140,7 @@ def entry_from_json(d: Mapping[str, Any]) -> tuple:
     if kind == "trick":
         return (kind, _int(d["winner"]))
     if kind == "result":
-        result = d["result"] if "result" in d else d  # stored: nested; file: flat
+        result = d.get("result", d)  # stored: nested; file: flat
         return (kind, result_from_json(result), tuple(_int(t) for t in d["totals"]))
     if kind == "over":
         return (kind, tuple(_int(t) for t in d["totals"]))
@@ -149,19 +149,19 @@ def entry_from_json(d: Mapping[str, Any]) -> tuple:
 
 def _int(v: Any) -> int:
     if not isinstance(v, int) or isinstance(v, bool):
-        raise ValueError(f"{v!r} is not a whole number")
+        raise TypeError(f"{v!r} is not a whole number")
     return v
 
 
 def _bool(v: Any) -> bool:
     if not isinstance(v, bool):
-        raise ValueError(f"{v!r} is not true or false")
+        raise TypeError(f"{v!r} is not true or false")
     return v
 
 
 def _str(v: Any) -> str:
     if not isinstance(v, str):
-        raise ValueError(f"{v!r} is not a string")
+        raise TypeError(f"{v!r} is not a string")
     return v
 
 

@@ -275,7 +275,7 @@ def _fill_view(msg: game_pb2.SeatView, view: View, names: Sequence[str]) -> None
         p.seat = s
         if s < n_names:
             p.name = names[s]
-        p.hand_size = size
+        p.hand_count = size
         hand = view.hands[s]
         if hand is not None:
             p.hand_known = True

@@ -35,7 +35,16 @@ from typing import Any
 
 from server.engine.cards import CARD_TEXT, SUITS
 from server.engine.dealing import Deal
-from server.engine.game import Action, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from server.engine.game import (
+    Action,
+    Choose,
+    Exchange,
+    Game,
+    IllegalAction,
+    Major,
+    Phase,
+    Play,
+)
 from server.engine.rules import Ruleset
 from server.matchlog import ACTION_KINDS, GameLog, LogLine
 
@@ -524,6 +533,7 @@ class SeatFeed:
 
 def protocol_game_start(g: GameLog, seat: int, clock: Any = None) -> Any:
     from mizerka.v1 import referee_pb2
+
     from server import protocol
 
     return referee_pb2.GameStart(
@@ -534,6 +544,7 @@ def protocol_game_start(g: GameLog, seat: int, clock: Any = None) -> Any:
 
 def protocol_game_end(v: Verified, seat: int) -> Any:
     from mizerka.v1 import game_pb2, referee_pb2
+
     from server import protocol
 
     g, totals, ranks = v.log, v.totals, v.ranks
@@ -839,6 +850,7 @@ def ask(driver: Driver, request: Any, legal: Callable[[Action], Any], max_retrie
     ``legal(action)`` returns None if the rules take the action, else the IllegalAction.
     """
     from mizerka.v1 import referee_pb2
+
     from server import protocol
 
     driver.events(list(request.events))
@@ -993,6 +1005,7 @@ def rerun(g: GameLog, drivers: Sequence[Driver | None], names: Sequence[str]) ->
     gets the default (REFUSED, or TIMEOUT when it did not answer). No clock runs: every request
     offers the header clock's decision time and bank."""
     from mizerka.v1 import game_pb2, referee_pb2
+
     from server import protocol
     from server.engine.views import project, project_events
     from server.policies import default_action
@@ -1030,10 +1043,17 @@ def rerun(g: GameLog, drivers: Sequence[Driver | None], names: Sequence[str]) ->
             request = protocol.decision_to_proto(turn, decision, project(game, seat), clock.decision_ms, clock.bank_ms,
                                                  names, rules)
             request.events.extend(pending(seat))
-            asked = ask(driver, request, _legal_on_copy(game, seat, None, rules), clock.max_retries)
+
+            def apply_now(action: Action, seat: int = seat) -> IllegalAction | None:
+                try:
+                    game.apply(seat, action)  # a refused action changes nothing
+                except IllegalAction as e:
+                    return e
+                return None
+
+            asked = ask(driver, request, apply_now, clock.max_retries)
             refusals[seat] += asked.refusals
-            if asked.action is not None:
-                game.apply(seat, asked.action)
+            if asked.action is not None:  # applied already
                 continue
             action = default_action(decision)
             game.apply(seat, action)

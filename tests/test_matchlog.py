@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
-
 from mizerka.bot import answer
 from mizerka.bots import HeuristicBot
 from mizerka.turn import Turn
 from mizerka.v1 import referee_pb2
+from typer.testing import CliRunner
+
 from server import matchlog
 from server.cli import app
 from server.engine.rules import PRESETS, load_ruleset

@@ -271,9 +271,9 @@ def _request(turn: int) -> referee_pb2.DecisionRequest:
     hand = ["2S", "AS", "3H"]
     view = game_pb2.SeatView(
         audience=game_pb2.AUDIENCE_SEAT, seat=1, phase=game_pb2.PHASE_PLAY, to_act=1, declarer=0, contract="notrump",
-        players=[game_pb2.PlayerState(seat=0, hand_size=3),
-                 game_pb2.PlayerState(seat=1, hand_known=True, hand=hand, hand_size=3),
-                 game_pb2.PlayerState(seat=2, hand_size=3)],
+        players=[game_pb2.PlayerState(seat=0, hand_count=3),
+                 game_pb2.PlayerState(seat=1, hand_known=True, hand=hand, hand_count=3),
+                 game_pb2.PlayerState(seat=2, hand_count=3)],
         tricks=[game_pb2.Trick(leader=0, plays=[game_pb2.TrickPlay(seat=0, card="KS")])],
     )
     return referee_pb2.DecisionRequest(

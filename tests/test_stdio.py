@@ -21,6 +21,7 @@ FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 PERL_BOT = ["perl", str(ROOT / "clients" / "stdio" / "bot.pl")]
 PYTHON_BOT = [sys.executable, "-I", "-S", str(ROOT / "clients" / "stdio" / "bot.py")]  # -I -S: the standard library only
 DEALS = {"mizerka": 18, "trjamann": 12, "mizerka-short": 9}
+CARDS_HELD = game_pb2.PlayerState.DESCRIPTOR.fields_by_number[5].name  # hand_size, renamed hand_count
 
 needs_perl = pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
 
@@ -121,7 +122,8 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
     view = game_pb2.SeatView(seat=1, phase=game_pb2.PHASE_PLAY, to_act=1, dealer=0, caller=2, declarer=2,
                              contract="mizerka", trump="")
     for s in range(3):
-        view.players.add(seat=s, hand_size=12, quota=[1, 5, 7][s], total=[3, -1, -2][s], tricks_won=[1, 0, 0][s])
+        player = view.players.add(seat=s, quota=[1, 5, 7][s], total=[3, -1, -2][s], tricks_won=[1, 0, 0][s])
+        setattr(player, CARDS_HELD, 12)
     view.players[1].hand.extend(["4S", "QH", "2C"])
     view.tricks.add(leader=2, winner=0).plays.add(seat=2, card="9D")
     view.tricks.add(leader=0).plays.add(seat=0, card="KS")
@@ -137,6 +139,7 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
     assert v["hand"] == ["4S", "QH", "2C"] and v["trick"] == [{"seat": 0, "card": "KS"}]
     assert v["tricks"] == [{"leader": 2, "plays": [{"seat": 2, "card": "9D"}], "winner": 0}]
     assert (v["minus"], v["trump"], v["position"], v["quotas"], v["totals"]) == (True, None, 2, [1, 5, 7], [3, -1, -2])
+    assert v["hand_sizes"] == [12, 12, 12]
     json.dumps(line)  # plain JSON all the way down
     e = events_pb2.Event(default_applied=events_pb2.DefaultApplied(
         turn=9, action=game_pb2.Action(turn=9, announce_major=game_pb2.AnnounceMajor()),
@@ -180,10 +183,11 @@ def test_the_perl_and_python_bots_play_full_games_without_a_fault(
     ref: Referee, tmp_path: Path, preset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The Perl bot takes two seats through one `mizerka bot stdio` with MIZERKA_PARALLEL=2 (two
-    # streams, two Perl processes); the Python bot takes the third through `mizerka-bot stdio`.
+    # streams, two Perl processes); the Python bot takes the third through `mizerka-bot stdio`, with
+    # events sent as they happen (--live-events) rather than just before its decisions.
     perl, perl_lines, perl_log = stdio_bot(ref, "perl", PERL_BOT, tmp_path, via="mizerka",
                                            env={"MIZERKA_PARALLEL": "2"}, monkeypatch=monkeypatch)
-    python, python_lines, _ = stdio_bot(ref, "python", PYTHON_BOT, tmp_path)
+    python, python_lines, _ = stdio_bot(ref, "python", PYTHON_BOT, tmp_path, "--live-events")
     admin = ref.arena()
     match = admin.wait(admin.create(preset, [perl, python, perl], seed=f"stdio-{preset}"), timeout_s=60)
     assert match.status == FINISHED

@@ -246,7 +246,7 @@ def view_json(view: game_pb2.SeatView, ruleset: game_pb2.Ruleset | None = None) 
         "minus": bool(info and info.minus and not major),
         "major": major,
         "hand": list(me.hand),
-        "hand_sizes": [p.hand_size for p in players],
+        "hand_sizes": [p.hand_count for p in players],
         "talon": list(view.talon) if view.talon_known else None,
         "discarded": list(me.discarded),
         "taken": list(me.taken),
@@ -604,7 +604,7 @@ class _Runner:
     def __init__(self, command: Sequence[str], server: str, token: str, parallel: int, games: int | None,
                  name: str | None, events: bool, max_restarts: int, transcript: _Transcript | None,
                  stats: StdioStats, backoff_initial: float = 0.2, backoff_max: float = 10.0,
-                 max_reconnects: int | None = None) -> None:
+                 max_reconnects: int | None = None, live_events: bool = False) -> None:
         self.command = list(command)
         self.server = server
         self.token = token
@@ -612,6 +612,7 @@ class _Runner:
         self.games = games
         self.name = name or f"stdio:{os.path.basename(command[0])}"
         self.events = events
+        self.live_events = live_events and events
         self.max_restarts = max_restarts
         self.transcript = transcript
         self.stats = stats
@@ -779,6 +780,8 @@ class _Stream:
         call = self.stub.Play()
         try:
             hello = referee_pb2.Hello(token=r.token, name=r.name, version=f"stdio/{PROTOCOL}")
+            if r.live_events:
+                hello.live_events = True
             await call.write(referee_pb2.BotMessage(hello=hello))
             first = await call.read()
             if first is grpc.aio.EOF:
@@ -893,7 +896,7 @@ class _Stream:
                 if action is None:
                     stats.garbage += 1
                     why = "nothing is pending" if self.pending is None else \
-                        f"the answer to turn {self.pending} is still being judged"
+                        f"an answer to turn {self.pending} was already sent"
                     program.send(bridge_error_line(turn, "MALFORMED", f"{problem}; not sent ({why})", self.strikes))
                 elif self.pending is None:
                     stats.stale += 1
@@ -902,8 +905,8 @@ class _Stream:
                 else:
                     stats.stale += 1
                     program.send(bridge_error_line(
-                        turn, "NOT_EXPECTED", f"the answer to turn {self.pending} is still being judged: answer again "
-                        "only after an error line with retry true; not sent", self.strikes))
+                        turn, "NOT_EXPECTED", f"an answer to turn {self.pending} was already sent; answer again only "
+                        "after an error line with retry true: not sent", self.strikes))
                 continue
             pending = self.pending
             if turn is not None and turn != pending:
@@ -935,6 +938,7 @@ async def run_stdio_async(
     max_restarts: int = 5,
     transcript: IO[str] | None = None,
     max_reconnects: int | None = None,
+    live_events: bool = False,
     stats: StdioStats | None = None,
 ) -> StdioStats:
     """Bridge ``command`` (one process per stream) to the referee until ``games`` games are over
@@ -948,7 +952,7 @@ async def run_stdio_async(
     stats = stats if stats is not None else StdioStats()
     runner = _Runner(command, server, token, parallel, games, name, events, max_restarts,
                      _Transcript(transcript) if transcript is not None else None, stats,
-                     max_reconnects=max_reconnects)
+                     max_reconnects=max_reconnects, live_events=live_events)
     await runner.run()
     return stats
 
@@ -992,6 +996,9 @@ def build_parser(prog: str = "mizerka-bot stdio") -> argparse.ArgumentParser:
     p.add_argument("--name", help="name sent in Hello (default: stdio:CMD)")
     p.add_argument("--no-events", dest="events", action="store_false",
                    help="do not send event lines (game_start, decide, error and game_end only)")
+    p.add_argument("--live-events", action="store_true",
+                   help="send event lines as soon as things happen (Hello.live_events), not just before your next "
+                   "decide line: for programs that think on the others' time")
     p.add_argument("--max-restarts", type=int, default=5, metavar="N",
                    help="give up when the program exits more than N times in a row without finishing a game "
                    "(default 5)")
@@ -1048,7 +1055,8 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot stdio") -> 
     started = time.monotonic()
     try:
         stats = run_stdio(command, args.server, args.token, parallel=parallel, games=args.games, name=args.name,
-                          events=args.events, max_restarts=args.max_restarts, transcript=transcript)
+                          events=args.events, max_restarts=args.max_restarts, transcript=transcript,
+                          live_events=args.live_events)
     except MizerkaError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1

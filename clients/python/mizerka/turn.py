@@ -177,7 +177,7 @@ class Turn:
     @property
     def hand_size(self) -> int:
         """How many cards you hold (even those you do not see yet)."""
-        return self.view.players[self.seat].hand_size
+        return self.view.players[self.seat].hand_count
 
     @cached_property
     def legal_cards(self) -> list[str]:

@@ -196,12 +196,12 @@ class Trick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[TrickPlay, _Mapping]]] = ..., winner: _Optional[int] = ...) -> None: ...
 
 class PlayerState(_message.Message):
-    __slots__ = ("seat", "name", "hand_known", "hand", "hand_size", "exchanged", "exchange_known", "discarded", "taken", "tricks_won", "quota", "used_contracts", "total")
+    __slots__ = ("seat", "name", "hand_known", "hand", "hand_count", "exchanged", "exchange_known", "discarded", "taken", "tricks_won", "quota", "used_contracts", "total")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     HAND_KNOWN_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
-    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    HAND_COUNT_FIELD_NUMBER: _ClassVar[int]
     EXCHANGED_FIELD_NUMBER: _ClassVar[int]
     EXCHANGE_KNOWN_FIELD_NUMBER: _ClassVar[int]
     DISCARDED_FIELD_NUMBER: _ClassVar[int]
@@ -214,7 +214,7 @@ class PlayerState(_message.Message):
     name: str
     hand_known: bool
     hand: _containers.RepeatedScalarFieldContainer[str]
-    hand_size: int
+    hand_count: int
     exchanged: int
     exchange_known: bool
     discarded: _containers.RepeatedScalarFieldContainer[str]
@@ -223,7 +223,7 @@ class PlayerState(_message.Message):
     quota: int
     used_contracts: _containers.RepeatedScalarFieldContainer[str]
     total: int
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., hand_known: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., exchanged: _Optional[int] = ..., exchange_known: _Optional[bool] = ..., discarded: _Optional[_Iterable[str]] = ..., taken: _Optional[_Iterable[str]] = ..., tricks_won: _Optional[int] = ..., quota: _Optional[int] = ..., used_contracts: _Optional[_Iterable[str]] = ..., total: _Optional[int] = ...) -> None: ...
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., hand_known: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_count: _Optional[int] = ..., exchanged: _Optional[int] = ..., exchange_known: _Optional[bool] = ..., discarded: _Optional[_Iterable[str]] = ..., taken: _Optional[_Iterable[str]] = ..., tricks_won: _Optional[int] = ..., quota: _Optional[int] = ..., used_contracts: _Optional[_Iterable[str]] = ..., total: _Optional[int] = ...) -> None: ...
 
 class DealResult(_message.Message):
     __slots__ = ("deal", "redeal", "tiebreak", "dealer", "declarer", "caller", "contract", "trump", "tricks", "points", "void", "revoker", "totals")
