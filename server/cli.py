@@ -160,9 +160,14 @@ def league_run(
     league = _league(league_file)
     configure_logging("json", "warning")
     console = Console(width=max(Console().width, 120) if not Console().is_terminal else None)
-    league.data.mkdir(parents=True, exist_ok=True)
-    reader = Store(league.db_path)
-    reporter = Reporter(console, league.name, lambda: load_results(reader, league))
+    readers: list[Store] = []  # opened at the first refresh, once the runner has set up the database
+
+    def live_standings():  # type: ignore[no-untyped-def]
+        if not readers:
+            readers.append(Store(league.db_path))
+        return load_results(readers[0], league)
+
+    reporter = Reporter(console, league.name, live_standings)
     try:
         result = trio.run(run_league, league, reporter, server, admin_token, fresh)
     except BaseException as e:  # trio wraps what its nurseries raise in exception groups
@@ -176,7 +181,8 @@ def league_run(
         raise
     finally:
         reporter.close()
-        reader.close()
+        for reader in readers:
+            reader.close()
     console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
     console.print(head_to_head_table(result))
 

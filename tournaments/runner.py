@@ -288,6 +288,9 @@ async def run_league(league: League, report: Report, server: str | None = None, 
                      fresh: bool = False) -> Standings:
     """Play every unfinished game of the league; returns the standings."""
     (league.data / "logs").mkdir(parents=True, exist_ok=True)
+    if fresh and server is None:  # the league's own database, its local referee's too: start it anew
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
     store = Store(league.db_path)
     try:
         if fresh:
