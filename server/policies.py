@@ -12,8 +12,6 @@ import random
 from server.engine.cards import mask_cards
 from server.engine.game import Action, Decision, Exchange, Game, Major, Phase
 
-NO_EXCHANGE = Exchange(())
-
 
 def default_action(decision: Decision) -> Action:
     if decision.kind == Phase.EXCHANGE:

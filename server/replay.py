@@ -62,8 +62,9 @@ class Divergence(ReplayError):
         self.message = message
 
 
-def _action(rules: Ruleset, entry: tuple) -> Action:
-    """The action a logged entry records (the talon cards a blind exchange took are derived)."""
+def logged_action(rules: Ruleset, entry: tuple) -> Action:
+    """The action a logged entry records (the talon cards a blind exchange took are derived).
+    The report's replay pages (tournaments/report.py) step through games with it too."""
     kind = entry[0]
     if kind == "contract":
         contract = rules.contract(entry[2])
@@ -89,7 +90,7 @@ def replay_log(rules: Ruleset, seed: str, entries: Iterable[tuple]) -> Game:
         kind = entry[0]
         if kind in ("contract", "major", "exchange", "play", "revoke"):
             seat = entry[1]
-            action = _action(rules, entry)
+            action = logged_action(rules, entry)
             try:
                 game.apply(seat, action)
             except IllegalAction as e:
@@ -352,7 +353,7 @@ def verify_game(g: GameLog, before: Hook | None = None, after: Hook | None = Non
             logged_turn = ln.meta.get("turn")
             if logged_turn is not None and logged_turn != turn:
                 raise Divergence(ln.lineno, f"the log numbers this turn {logged_turn}, the referee's count gives {turn}")
-            step = Step(ln, turn, seat, _action(rules, e), game.phase, game.deal_no, game.redeal, game.tiebreak, game.trick_no)
+            step = Step(ln, turn, seat, logged_action(rules, e), game.phase, game.deal_no, game.redeal, game.tiebreak, game.trick_no)
             if before is not None:
                 before(game, step)
             try:

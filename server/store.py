@@ -341,12 +341,12 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(league_bots.insert().values(league=league, name=name, bot_id=bot_id, token=token, crashes=0))
 
-    def count_crash(self, league: str, name: str, disable_reason: str | None = None) -> int:
+    def count_crash(self, league: str, name: str) -> int:
         with self.engine.begin() as conn:
             conn.execute(
                 league_bots.update()
                 .where(league_bots.c.league == league, league_bots.c.name == name)
-                .values(crashes=league_bots.c.crashes + 1, **({"disabled": disable_reason} if disable_reason else {}))
+                .values(crashes=league_bots.c.crashes + 1)
             )
             return conn.execute(
                 sa.select(league_bots.c.crashes).where(league_bots.c.league == league, league_bots.c.name == name)

@@ -20,6 +20,9 @@ from server.engine.rules import load_ruleset
 from server.engine.views import FULL, project
 from server.policies import default_action
 
+# The helper modules that hold shared tests' assertions: pytest explains their failures too.
+pytest.register_assert_rewrite("foreign_bots")
+
 # Deterministic, database-free hypothesis runs: the same examples on every machine and every CI run.
 settings.register_profile(
     "mizerka",

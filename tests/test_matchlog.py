@@ -25,36 +25,15 @@ from server.cli import app
 from server.engine.rules import PRESETS, load_ruleset
 from server.engine.views import FULL, project_events
 from server.referee.clock import ClockSettings
-from server.referee.match import Disconnected, GameRecord, GameRunner
+from server.referee.match import GameRecord, GameRunner
 from server.replay import SeatFeed, verify_game
 from server.service import record_to_store
 from server.store import Store
 
-_CLOSE = object()
+from memory_port import MemoryPort
 
 
-class Port:
-    """A SeatPort over two queues, with what a StreamSeat keeps from Hello."""
-
-    def __init__(self, hello_name: str = "heuristic", version: str = "1") -> None:
-        self.live_events = False
-        self.version = version
-        self.hello_name = hello_name
-        self.to_bot: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
-        self.to_referee: asyncio.Queue[Any] = asyncio.Queue()
-
-    async def send(self, message: referee_pb2.RefereeMessage) -> None:
-        self.to_bot.put_nowait(message)
-
-    async def receive(self) -> referee_pb2.BotMessage:
-        item = await self.to_referee.get()
-        if item is _CLOSE:
-            self.to_referee.put_nowait(_CLOSE)
-            raise Disconnected()
-        return item
-
-
-async def sdk_bot(port: Port, inbox: list[referee_pb2.RefereeMessage], delay_s: float = 0.0,
+async def sdk_bot(port: MemoryPort, inbox: list[referee_pb2.RefereeMessage], delay_s: float = 0.0,
                   silent_turns: frozenset[int] = frozenset(), revoke_once: bool = False) -> None:
     """A HeuristicBot on a port: answers after ``delay_s`` (virtual), never answers its n-th
     requests in ``silent_turns``; with ``revoke_once`` its first chance to revoke is taken."""
@@ -91,7 +70,7 @@ async def play_game(preset: str, options: dict[str, Any] | None = None, seed: st
     requests; seat 1 revokes once when ``revoke``."""
     rules = load_ruleset(preset, options or {})
     n = rules.players
-    ports = [Port() for _ in range(n)]
+    ports = [MemoryPort(hello_name="heuristic", version="1") for _ in range(n)]
     inboxes: list[list[referee_pb2.RefereeMessage]] = [[] for _ in range(n)]
     clock = clock or ClockSettings(decision_ms=1000, bank_ms=500, increment_ms=20, max_strikes=0)
     runner = GameRunner("m-test", rules, seed, 0, ports, [f"bot{s}" for s in range(n)], clock, games=1)

@@ -17,42 +17,14 @@ from server.engine.game import Game
 from server.engine.rules import load_ruleset
 from server.policies import default_action
 from server.referee.clock import ClockSettings, SeatClock
-from server.referee.match import Disconnected, GameRunner
+from server.referee.match import GameRunner
 
+from memory_port import MemoryPort
 
 
 def fake_clock(test: Callable[..., Any]) -> Callable[..., Any]:
     """Run an async test on looptime's fake loop clock: sleeps and timeouts take no real time."""
     return pytest.mark.asyncio(pytest.mark.looptime(test))
-
-
-_CLOSE = object()
-
-
-class MemoryPort:
-    """A SeatPort over two queues; ``close()`` is the bot hanging up."""
-
-    def __init__(self, live_events: bool = False) -> None:
-        self.live_events = live_events
-        self.to_bot: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
-        self.to_referee: asyncio.Queue[Any] = asyncio.Queue()
-        self.closed = False
-
-    async def send(self, message: referee_pb2.RefereeMessage) -> None:
-        if self.closed:
-            raise Disconnected()
-        self.to_bot.put_nowait(message)
-
-    async def receive(self) -> referee_pb2.BotMessage:
-        item = await self.to_referee.get()
-        if item is _CLOSE:
-            self.to_referee.put_nowait(_CLOSE)
-            raise Disconnected()
-        return item
-
-    def close(self) -> None:
-        self.closed = True
-        self.to_referee.put_nowait(_CLOSE)
 
 
 Answer = Callable[[referee_pb2.DecisionRequest, int], tuple[float, list[game_pb2.Action]] | None]

@@ -25,7 +25,7 @@ from typing import Any
 
 from server.engine.cards import SUITS, format_card, format_cards
 from server.engine.dealing import Deal
-from server.engine.game import Action, Choose, DealResult, Exchange, Game, Major, Play
+from server.engine.game import DealResult, Game
 from server.engine.rules import Ruleset, load_ruleset
 from server.engine.views import FULL, View, project
 from server.store import FINISHED, Store
@@ -61,22 +61,6 @@ def load_game(store: Store, match_id: str, game_index: int) -> tuple[Ruleset, li
 
 
 # ------------------------------------------------------------------------- stepping through a game
-ACTION_KINDS = ("contract", "major", "exchange", "play", "revoke")
-
-
-def _action(rules: Ruleset, entry: tuple) -> Action:
-    """The action an engine log entry records (a blind exchange's taken cards follow from the talon)."""
-    kind = entry[0]
-    if kind == "contract":
-        contract = rules.contract(entry[2])
-        return Choose(entry[2], entry[3] if contract is not None and contract.names_trump else None)
-    if kind == "major":
-        return Major(entry[2])
-    if kind == "exchange":
-        return Exchange(tuple(entry[2]), tuple(entry[3]) if rules.exchange == "pick" else None)
-    return Play(entry[2])
-
-
 def _act_json(entry: tuple) -> dict[str, Any]:
     kind, seat = entry[0], entry[1]
     if kind == "contract":
@@ -138,6 +122,9 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
     """Replay ``game`` step by step on a fresh Game fed with its logged deals, projecting FULL after
     each action. A deal that ends is shown as it ended (last trick and its winner), then the next
     deal as dealt, as a step of its own."""
+    from server.matchlog import ACTION_KINDS
+    from server.replay import logged_action
+
     log = game.log
     deals = iter([Deal(tuple(map(tuple, e[6])), tuple(e[7]), e[5]) for e in log if e[0] == "deal"])
     if not log or log[0][0] != "deal" or len(log[0]) < 8:
@@ -157,7 +144,7 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
         if entry[0] not in ACTION_KINDS:
             continue
         before = len(fresh.log)
-        fresh.apply(entry[1], _action(game.rules, entry))
+        fresh.apply(entry[1], logged_action(game.rules, entry))
         act = _act_json(entry)
         result = next((e[1] for e in fresh.log[before:] if e[0] == "result"), None)
         if ended:

@@ -145,6 +145,40 @@ def _backoff(failures: int, initial: float, cap: float) -> float:
     return random.uniform(d / 2, d)
 
 
+def _channel(server: str, max_message_bytes: int, backoff_initial: float, backoff_max: float) -> grpc.aio.Channel:
+    """The channel to the referee that both the SDK runtime and the stdio bridge (mizerka.stdio) use."""
+    options = [
+        ("grpc.max_receive_message_length", max_message_bytes),
+        ("grpc.max_send_message_length", max_message_bytes),
+        # Detect a dead connection between games, gently (servers refuse pings more often than 5 min).
+        ("grpc.keepalive_time_ms", 360_000),
+        ("grpc.keepalive_timeout_ms", 20_000),
+        # gRPC's own reconnect backoff (1 s growing to 120 s by default) would make our attempts
+        # fail fast for minutes after a long outage: keep it within our own schedule.
+        ("grpc.initial_reconnect_backoff_ms", max(1, int(backoff_initial * 1000))),
+        ("grpc.min_reconnect_backoff_ms", max(1, int(backoff_initial * 1000))),
+        ("grpc.max_reconnect_backoff_ms", max(1, int(backoff_max * 1000))),
+    ]
+    return grpc.aio.insecure_channel(server, options=options)
+
+
+async def _wait_all(tasks: list[asyncio.Task[Any]]) -> None:
+    """Wait until every task has ended; the first to fail raises its exception here."""
+    pending = set(tasks)
+    while pending:
+        finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+        for t in finished:
+            if not t.cancelled() and t.exception() is not None:
+                raise t.exception()  # type: ignore[misc]
+
+
+async def _cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
+    """Cancel the tasks and wait until they have ended."""
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 class _Runner:
     def __init__(
         self,
@@ -189,36 +223,17 @@ class _Runner:
                     s.stop_idle()
 
     async def run(self) -> None:
-        options = [
-            ("grpc.max_receive_message_length", self.max_message_bytes),
-            ("grpc.max_send_message_length", self.max_message_bytes),
-            # Detect a dead connection between games, gently (servers refuse pings more often than 5 min).
-            ("grpc.keepalive_time_ms", 360_000),
-            ("grpc.keepalive_timeout_ms", 20_000),
-            # gRPC's own reconnect backoff (1 s growing to 120 s by default) would make our attempts
-            # fail fast for minutes after a long outage: keep it within our own schedule.
-            ("grpc.initial_reconnect_backoff_ms", max(1, int(self.backoff_initial * 1000))),
-            ("grpc.min_reconnect_backoff_ms", max(1, int(self.backoff_initial * 1000))),
-            ("grpc.max_reconnect_backoff_ms", max(1, int(self.backoff_max * 1000))),
-        ]
-        channel = grpc.aio.insecure_channel(self.server, options=options)
+        channel = _channel(self.server, self.max_message_bytes, self.backoff_initial, self.backoff_max)
         stub = referee_pb2_grpc.RefereeStub(channel)
         self.seats = [_Seat(self, i, stub) for i in range(self.parallel)]
         tasks = [asyncio.create_task(s.run(), name=f"mizerka-seat-{s.index}") for s in self.seats]
         for s, t in zip(self.seats, tasks, strict=True):
             s.task = t
         try:
-            pending = set(tasks)
-            while pending:
-                finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-                for t in finished:
-                    if not t.cancelled() and t.exception() is not None:
-                        raise t.exception()  # type: ignore[misc]
+            await _wait_all(tasks)
         finally:
             self.done = True
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await _cancel_all(tasks)
             await channel.close(grace=None)
 
 

@@ -61,6 +61,9 @@ from mizerka.runtime import (
     MizerkaError,
     RefereeRefused,
     _backoff,
+    _cancel_all,
+    _channel,
+    _wait_all,
     launch_settings,
     parallel_setting,
 )
@@ -635,33 +638,17 @@ class _Runner:
                     s.stop_idle()
 
     async def run(self) -> None:
-        options = [
-            ("grpc.max_receive_message_length", DEFAULT_MAX_MESSAGE_BYTES),
-            ("grpc.max_send_message_length", DEFAULT_MAX_MESSAGE_BYTES),
-            ("grpc.keepalive_time_ms", 360_000),
-            ("grpc.keepalive_timeout_ms", 20_000),
-            ("grpc.initial_reconnect_backoff_ms", max(1, int(self.backoff_initial * 1000))),
-            ("grpc.min_reconnect_backoff_ms", max(1, int(self.backoff_initial * 1000))),
-            ("grpc.max_reconnect_backoff_ms", max(1, int(self.backoff_max * 1000))),
-        ]
-        channel = grpc.aio.insecure_channel(self.server, options=options)
+        channel = _channel(self.server, DEFAULT_MAX_MESSAGE_BYTES, self.backoff_initial, self.backoff_max)
         stub = referee_pb2_grpc.RefereeStub(channel)
         self.streams = [_Stream(self, i, stub) for i in range(self.parallel)]
         tasks = [asyncio.create_task(s.run(), name=f"stdio-stream-{s.index}") for s in self.streams]
         for s, t in zip(self.streams, tasks, strict=True):
             s.task = t
         try:
-            pending = set(tasks)
-            while pending:
-                finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-                for t in finished:
-                    if not t.cancelled() and t.exception() is not None:
-                        raise t.exception()  # type: ignore[misc]
+            await _wait_all(tasks)
         finally:
             self.done = True
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await _cancel_all(tasks)
             await asyncio.gather(*(s.stop_program() for s in self.streams), return_exceptions=True)
             await channel.close(grace=None)
 
