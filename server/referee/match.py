@@ -239,11 +239,10 @@ class GameRunner:
         decision = self.game.decision()
         assert decision is not None
         record = self.records[seat]
+        await self._flush_events(but=seat)
         if record.forfeited or self.ports[seat] is None:
-            await self._flush_events(but=seat)
             await self._apply_default(seat, turn, decision, DISCONNECTED if record.disconnected else FORFEITED)
             return
-        await self._flush_events(but=seat)
         clock = self.clocks[seat]
         allowed_ms = clock.allowed_ms()
         request = protocol.decision_to_proto(
