@@ -145,6 +145,25 @@ def _backoff(failures: int, initial: float, cap: float) -> float:
     return random.uniform(d / 2, d)
 
 
+def _drop_reason(error: grpc.aio.AioRpcError, server: str) -> str:
+    """Why a stream dropped; raises RefereeRefused when reconnecting cannot help (a bad token...)."""
+    code = error.code()
+    if code in _FATAL:
+        raise RefereeRefused(code, error.details() or "", server) from None
+    return f"{code.name}: {error.details()}"
+
+
+async def _pause_before_reconnect(runner: Any, index: int, failures: int, reason: str) -> None:
+    """Count a lost connection of stream ``index`` and wait its backoff; MizerkaError once
+    ``runner.max_reconnects`` consecutive attempts have failed. Shared with mizerka.stdio."""
+    runner.stats.reconnects += 1
+    if runner.max_reconnects is not None and failures > runner.max_reconnects:
+        raise MizerkaError(f"{runner.server}: gave up after {runner.max_reconnects} reconnect attempts; last error: {reason}")
+    delay = _backoff(failures, runner.backoff_initial, runner.backoff_max)
+    log.warning("stream %d: %s; reconnecting to %s in %.2f s", index, reason, runner.server, delay)
+    await asyncio.sleep(delay)
+
+
 def _channel(server: str, max_message_bytes: int, backoff_initial: float, backoff_max: float) -> grpc.aio.Channel:
     """The channel to the referee that both the SDK runtime and the stdio bridge (mizerka.stdio) use."""
     options = [
@@ -274,10 +293,7 @@ class _Seat:
                     return
                 raise
             except grpc.aio.AioRpcError as e:
-                code = e.code()
-                if code in _FATAL:
-                    raise RefereeRefused(code, e.details() or "", r.server) from None
-                reason = f"{code.name}: {e.details()}"
+                reason = _drop_reason(e, r.server)
             except _Dropped as e:
                 reason = str(e)
             if r.done:
@@ -287,12 +303,7 @@ class _Seat:
                 self.in_game = False
             self.pending = None
             self.failures += 1
-            r.stats.reconnects += 1
-            if r.max_reconnects is not None and self.failures > r.max_reconnects:
-                raise MizerkaError(f"{r.server}: gave up after {r.max_reconnects} reconnect attempts; last error: {reason}")
-            delay = _backoff(self.failures, r.backoff_initial, r.backoff_max)
-            log.warning("stream %d: %s; reconnecting to %s in %.2f s", self.index, reason, r.server, delay)
-            await asyncio.sleep(delay)
+            await _pause_before_reconnect(r, self.index, self.failures, reason)
 
     async def _session(self) -> None:
         r = self.runner

@@ -52,17 +52,16 @@ import grpc
 import grpc.aio
 
 from mizerka.runtime import (
-    _FATAL,
     DEFAULT_MAX_MESSAGE_BYTES,
     DEFAULT_SERVER,
     ENV_PARALLEL,
     ENV_SERVER,
     ENV_TOKEN,
     MizerkaError,
-    RefereeRefused,
-    _backoff,
     _cancel_all,
     _channel,
+    _drop_reason,
+    _pause_before_reconnect,
     _wait_all,
     launch_settings,
     parallel_setting,
@@ -731,10 +730,7 @@ class _Stream:
                     return
                 continue
             except grpc.aio.AioRpcError as e:
-                code = e.code()
-                if code in _FATAL:
-                    raise RefereeRefused(code, e.details() or "", r.server) from None
-                reason = f"{code.name}: {e.details()}"
+                reason = _drop_reason(e, r.server)
             except _Dropped as e:
                 reason = str(e)
             if r.done:
@@ -745,12 +741,7 @@ class _Stream:
                 self.in_game = False
             self._reset_turns()
             self.failures += 1
-            r.stats.reconnects += 1
-            if r.max_reconnects is not None and self.failures > r.max_reconnects:
-                raise MizerkaError(f"{r.server}: gave up after {r.max_reconnects} reconnect attempts; last error: {reason}")
-            delay = _backoff(self.failures, r.backoff_initial, r.backoff_max)
-            log.warning("stream %d: %s; reconnecting to %s in %.2f s", self.index, reason, r.server, delay)
-            await asyncio.sleep(delay)
+            await _pause_before_reconnect(r, self.index, self.failures, reason)
 
     def _reset_turns(self) -> None:
         self.pending = None
