@@ -8,10 +8,10 @@ STAMP  := $(VENV)/.installed
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml
+$(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml proto/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c constraints.txt -e clients/python -e '.[test]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e proto/python -e clients/python -e '.[test]'
 	touch $@
 
 demo: $(STAMP)
@@ -30,10 +30,9 @@ bench-referee: $(STAMP)
 bench-league: $(STAMP)
 	$(BIN)/python tests/bench/bench_league.py
 
-# Regenerate the Python stubs the SDK ships from proto/ (tests check they are current).
+# Regenerate the Python stubs (package mizerka_proto in proto/python) from proto/ (tests check they are current).
 proto: $(STAMP)
-	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=clients/python --pyi_out=clients/python \
-		--grpc_python_out=clients/python proto/mizerka/v1/*.proto
+	$(BIN)/python proto/python/generate.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -279,7 +279,7 @@ def _event_text(e: Any) -> list[str]:
                  f"points {signed(r.points)}, totals {signed(r.totals)}")]
     if which == "default_applied":
         from mizerka.stdio import answer_json
-        from mizerka.v1 import events_pb2
+        from mizerka_proto import events_pb2
 
         x = e.default_applied
         reason = events_pb2.DefaultReason.Name(x.reason).removeprefix("DEFAULT_REASON_")
@@ -293,7 +293,7 @@ def _event_text(e: Any) -> list[str]:
 
 
 def _decision_text(request: Any, step: Any) -> list[str]:
-    from mizerka.v1 import referee_pb2
+    from mizerka_proto import referee_pb2
 
     view = request.view
     me = view.players[view.seat]

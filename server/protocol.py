@@ -1,4 +1,4 @@
-"""The only place that converts between the engine and the wire (``proto/mizerka/v1``, ``mizerka.v1``).
+"""The only place that converts between the engine and the wire (``proto/mizerka/v1``, ``mizerka_proto``).
 
 Everything a player, spectator or log reader receives is first projected by :mod:`server.engine.views`
 (:func:`~server.engine.views.project`, :func:`~server.engine.views.project_events`); this module only
@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from google.protobuf import struct_pb2
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
 from server.engine.cards import CARD_TEXT, SUITS, parse_card
 from server.engine.game import PASS, PLAYS, Action, Choose, DealResult, Decision, Exchange, Major, Phase, Play

@@ -533,7 +533,7 @@ class SeatFeed:
 
 
 def protocol_game_start(g: GameLog, seat: int, clock: Any = None) -> Any:
-    from mizerka.v1 import referee_pb2
+    from mizerka_proto import referee_pb2
 
     from server import protocol
 
@@ -544,7 +544,7 @@ def protocol_game_start(g: GameLog, seat: int, clock: Any = None) -> Any:
 
 
 def protocol_game_end(v: Verified, seat: int) -> Any:
-    from mizerka.v1 import game_pb2, referee_pb2
+    from mizerka_proto import game_pb2, referee_pb2
 
     from server import protocol
 
@@ -850,7 +850,7 @@ def ask(driver: Driver, request: Any, legal: Callable[[Action], Any], max_retrie
 
     ``legal(action)`` returns None if the rules take the action, else the IllegalAction.
     """
-    from mizerka.v1 import referee_pb2
+    from mizerka_proto import referee_pb2
 
     from server import protocol
 
@@ -1005,7 +1005,7 @@ def rerun(g: GameLog, drivers: Sequence[Driver | None], names: Sequence[str]) ->
     DecisionRequests, ActionErrors for refused answers, GameEnd); a bot that gives no legal answer
     gets the default (REFUSED, or TIMEOUT when it did not answer). No clock runs: every request
     offers the header clock's decision time and bank."""
-    from mizerka.v1 import game_pb2, referee_pb2
+    from mizerka_proto import game_pb2, referee_pb2
 
     from server import protocol
     from server.engine.views import project, project_events

@@ -22,7 +22,7 @@ from typing import Any
 
 from mizerka.bot import Bot, answer, call_hook, retry_answer
 from mizerka.turn import Turn
-from mizerka.v1 import game_pb2, referee_pb2
+from mizerka_proto import game_pb2, referee_pb2
 
 from server import protocol
 from server.engine.game import Game, IllegalAction

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness import BIN, Referee, referee
-from mizerka.v1 import arena_pb2
+from mizerka_proto import arena_pb2
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 DEALS = {"mizerka": 18, "manni-major": 18, "mizerka-short": 9}

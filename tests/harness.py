@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 from google.protobuf import struct_pb2
 
-from mizerka.v1 import arena_pb2, arena_pb2_grpc, game_pb2
+from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from mizerka.v1 import referee_pb2
+from mizerka_proto import referee_pb2
 from server.referee.match import Disconnected
 
 _CLOSE = object()

@@ -149,7 +149,7 @@ def test_random_bot_seeded_games_repeat():
 
 def test_default_applied_when_even_the_fallback_is_refused(monkeypatch):
     """If the SDK's fallback were refused too, selfplay applies the referee's default and says so."""
-    from mizerka.v1 import events_pb2, game_pb2
+    from mizerka_proto import events_pb2, game_pb2
 
     events = []
 

@@ -17,7 +17,7 @@ import pytest
 from mizerka.bot import answer
 from mizerka.bots import HeuristicBot
 from mizerka.turn import Turn
-from mizerka.v1 import referee_pb2
+from mizerka_proto import referee_pb2
 from typer.testing import CliRunner
 
 from server import matchlog

@@ -12,14 +12,13 @@
 from __future__ import annotations
 
 import filecmp
+import importlib.util
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from google.protobuf import descriptor_pb2, struct_pb2
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
 from server import protocol as P
 from server.engine.cards import CARD_TEXT, CardError, parse_card
@@ -30,7 +29,7 @@ from server.policies import default_action, random_action
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTO_DIR = ROOT / "proto"
-STUB_DIR = ROOT / "clients" / "python" / "mizerka" / "v1"
+STUB_DIR = ROOT / "proto" / "python" / "mizerka_proto"
 NAMES = ["north-bot", "east-bot", "south-bot", "west-bot"]
 
 
@@ -397,24 +396,21 @@ def test_choose_after_6_hides_the_hand():
 
 
 # ------------------------------------------------------------------------ the contract
-def _protoc(*args: str) -> None:
-    import grpc_tools
-
-    include = Path(grpc_tools.__file__).parent / "_proto"
-    files = sorted(str(p.relative_to(PROTO_DIR)) for p in (PROTO_DIR / "mizerka" / "v1").glob("*.proto"))
-    cmd = [sys.executable, "-m", "grpc_tools.protoc", f"-I{PROTO_DIR}", f"-I{include}", *args, *files]
-    done = subprocess.run(cmd, cwd=PROTO_DIR, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+def _generator():
+    """proto/python/generate.py, the one script that makes the committed stubs."""
+    spec = importlib.util.spec_from_file_location("generate_stubs", ROOT / "proto" / "python" / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_committed_stubs_are_current(tmp_path):
     """`make proto` output is committed; regenerate it and compare byte for byte."""
-    _protoc(f"--python_out={tmp_path}", f"--pyi_out={tmp_path}", f"--grpc_python_out={tmp_path}")
-    fresh_dir = tmp_path / "mizerka" / "v1"
-    fresh = sorted(p.name for p in fresh_dir.iterdir())
+    _generator().generate(tmp_path)
+    fresh = sorted(p.name for p in tmp_path.iterdir())
     committed = sorted(p.name for p in STUB_DIR.iterdir() if p.name.endswith((".py", ".pyi")) and p.name != "__init__.py")
     assert fresh == committed, "run `make proto`: the generated files differ from the committed ones"
-    match, mismatch, errors = filecmp.cmpfiles(fresh_dir, STUB_DIR, fresh, shallow=False)
+    match, mismatch, errors = filecmp.cmpfiles(tmp_path, STUB_DIR, fresh, shallow=False)
     assert not mismatch and not errors, f"stale stubs {mismatch + errors}: run `make proto` and commit the result"
     assert (STUB_DIR / "__init__.py").exists()
 
@@ -422,7 +418,7 @@ def test_committed_stubs_are_current(tmp_path):
 def test_every_element_of_the_contract_is_commented(tmp_path):
     """Every message, field, oneof, enum, enum value, service and rpc has a leading comment."""
     out = tmp_path / "set.pb"
-    _protoc(f"--descriptor_set_out={out}", "--include_source_info")
+    _generator().protoc(f"--descriptor_set_out={out}", "--include_source_info")
     fds = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())
     missing: list[str] = []
     for f in fds.file:

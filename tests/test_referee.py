@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.engine.game import Game
 from server.engine.rules import load_ruleset
 from server.policies import default_action

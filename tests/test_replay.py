@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from harness import BIN, ROOT, referee
-from mizerka.v1 import arena_pb2
+from mizerka_proto import arena_pb2
 from typer.testing import CliRunner
 
 from server.cli import app

@@ -12,7 +12,7 @@ import threading
 import grpc
 import grpc.aio
 import pytest
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 
 import mizerka
 from mizerka import cards

@@ -16,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from harness import Referee, referee
-from mizerka.v1 import arena_pb2, events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server.engine.rules import PRESETS
 
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')

@@ -15,7 +15,7 @@ import pytest
 
 from harness import BIN, ROOT, Referee, referee
 from mizerka.stdio import LineError, action_from_line, decide_line, event_line
-from mizerka.v1 import arena_pb2, events_pb2, game_pb2, referee_pb2
+from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 PERL_BOT = ["perl", str(ROOT / "clients" / "stdio" / "bot.pl")]

@@ -8,7 +8,7 @@ from typing import Any
 import grpc
 from google.protobuf import struct_pb2
 
-from mizerka.v1 import arena_pb2, arena_pb2_grpc
+from mizerka_proto import arena_pb2, arena_pb2_grpc
 from server.referee.clock import ClockSettings
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)

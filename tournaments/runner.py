@@ -26,7 +26,7 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import grpc  # noqa: E402
 import trio  # noqa: E402
 
-from mizerka.v1 import arena_pb2
+from mizerka_proto import arena_pb2
 from server.store import FINISHED, RUNNING, Store, StoreError
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.config import BotSpec, League

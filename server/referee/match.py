@@ -15,7 +15,7 @@ from typing import Protocol
 
 import structlog
 
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol
 from server.engine.game import Decision, Game, IllegalAction
 from server.engine.rules import Ruleset

@@ -54,7 +54,7 @@ import structlog
 
 import sysinfo
 from sysinfo import cpu_seconds
-from mizerka.v1 import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.engine.rules import load_ruleset
 from server.referee.clock import ClockSettings
 from server.referee.match import GameRunner

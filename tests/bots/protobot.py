@@ -20,7 +20,7 @@ import sys
 import grpc
 from google.protobuf import text_format
 
-from mizerka.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import game_pb2, referee_pb2, referee_pb2_grpc
 
 
 def legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:

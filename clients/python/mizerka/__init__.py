@@ -15,7 +15,7 @@ Write a bot::
 - :class:`Turn`: one DecisionRequest with typed accessors and action builders;
 - :func:`run` / :func:`run_async`: connect N streams to a referee and play;
 - :mod:`mizerka.cards`: card-string helpers; :mod:`mizerka.bots`: example bots (``BOTS``);
-- :mod:`mizerka.v1`: the generated protocol stubs.
+- the generated protocol stubs are the package ``mizerka_proto`` (``from mizerka_proto import referee_pb2``).
 """
 
 from mizerka import cards

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mizerka.turn import CONTRACT, EXCHANGE, MAJOR, PLAY, BadAction, Turn
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
 __all__ = ["Bot", "FunctionBot", "Answer", "answer", "retry_answer", "MAX_BOT_ATTEMPTS"]
 

@@ -34,7 +34,7 @@ import grpc.aio
 
 from mizerka.bot import Answer, Bot, answer, bot_name, call_hook, retry_answer
 from mizerka.turn import Turn
-from mizerka.v1 import game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import game_pb2, referee_pb2, referee_pb2_grpc
 
 __all__ = [
     "DEFAULT_SERVER",

@@ -66,7 +66,7 @@ from mizerka.runtime import (
     launch_settings,
     parallel_setting,
 )
-from mizerka.v1 import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 
 __all__ = [
     "PROTOCOL",

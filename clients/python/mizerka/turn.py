@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from mizerka import cards as _cards
-from mizerka.v1 import game_pb2, referee_pb2
+from mizerka_proto import game_pb2, referee_pb2
 
 __all__ = ["Turn", "TrickState", "CONTRACT", "MAJOR", "EXCHANGE", "PLAY", "BadAction"]
 

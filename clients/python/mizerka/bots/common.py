@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from mizerka.cards import DECK, SUITS, beats, rank
 from mizerka.turn import Turn
-from mizerka.v1 import game_pb2
+from mizerka_proto import game_pb2
 
 __all__ = [
     "HCP",

@@ -19,7 +19,7 @@ from mizerka.bot import Bot
 from mizerka.bots.common import contract_trump, is_master, pick_swap, plus_contract_score, unseen_cards
 from mizerka.cards import beats, rank
 from mizerka.turn import Turn
-from mizerka.v1 import game_pb2
+from mizerka_proto import game_pb2
 
 __all__ = ["GreedyBot"]
 

@@ -36,7 +36,7 @@ from mizerka.bots.common import (
 )
 from mizerka.cards import DECK, RANKS, SUITS, beats, rank
 from mizerka.turn import Turn
-from mizerka.v1 import game_pb2
+from mizerka_proto import game_pb2
 
 __all__ = ["HeuristicBot"]
 

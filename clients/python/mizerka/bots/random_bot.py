@@ -6,7 +6,7 @@ import random
 
 from mizerka.bot import Bot
 from mizerka.turn import EXCHANGE, Turn
-from mizerka.v1 import game_pb2
+from mizerka_proto import game_pb2
 
 __all__ = ["RandomBot"]
 
