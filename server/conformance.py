@@ -1,4 +1,4 @@
-"""Rules conformance cases (shared/conformance/FORMAT.md): run one case, or check many.
+"""Rules conformance cases (docs/conformance.md): run one case, or check many.
 
 Cases drive the engine from explicit hands through the same public API the referee uses.
 """
@@ -99,7 +99,7 @@ def _action(raw: Any, where: str) -> tuple[Any, Action]:
 
 
 def run_case(case: Any) -> dict[str, Any]:
-    """Play a parsed case and return the result object of FORMAT.md."""
+    """Play a parsed case and return the result object of docs/conformance.md §4."""
     if not isinstance(case, Mapping):
         raise CaseError("a case must be a JSON object")
     options = case.get("options") or {}

@@ -27,10 +27,10 @@ from google.protobuf import struct_pb2
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
 from server.engine.cards import CARD_TEXT, SUITS, parse_card
-from server.engine.game import PASS, PLAYS, Action, Choose, DealResult, Decision, Exchange, Major, Phase, Play
-from server.engine.rules import MAJOR_QUOTA, Ruleset
-from server.engine.views import SPECTATOR, View
-from server.referee.clock import ClockSettings
+from server.engine.game import PASS, PLAYS, Action, Choose, DealResult, Decision, Exchange, Major, Phase, Play, trick_winner
+from server.engine.rules import Ruleset
+from server.engine.views import SPECTATOR, View, contract_quotas
+from server.settings import ClockSettings
 
 __all__ = [
     "EventEncoder",
@@ -101,6 +101,12 @@ def _trump(suit: int | None) -> str:
 
 def _cards(cards: Iterable[int]) -> list[str]:
     return [CARD_TEXT[c] for c in cards]
+
+
+def _is_major(label: str) -> bool:
+    """Whether an engine contract label ("hearts major", see Game._settle) names a major: the
+    engine's log and results carry the label only, the wire says it in a field of its own."""
+    return label.endswith(" major")
 
 
 def _ms(value: float) -> int:
@@ -209,6 +215,7 @@ def result_to_proto(result: DealResult, totals: Sequence[int]) -> game_pb2.DealR
         points=result.points,
         void=result.void,
         totals=totals,
+        major=_is_major(result.contract),
     )
     if result.revoker is not None:
         msg.revoker = result.revoker
@@ -262,6 +269,10 @@ def _fill_view(msg: game_pb2.SeatView, view: View, names: Sequence[str]) -> None
         msg.declarer = view.declarer
     if view.contract:
         msg.contract = view.contract
+    if view.contract_name:
+        msg.contract_name = view.contract_name
+        msg.contract_major = view.major
+        msg.contract_minus = view.minus
     if view.trump is not None:
         msg.trump = SUITS[view.trump]
     msg.finished = view.finished
@@ -322,6 +333,7 @@ def _fill_view(msg: game_pb2.SeatView, view: View, names: Sequence[str]) -> None
                 play.card = text[c]
             if t.winner is not None:
                 trick.winner = t.winner
+            trick.winning = t.winning
     if view.results:
         # Results only grow, and every decision of a game repeats them: merge a cached encoding.
         msg.MergeFromString(_results_bytes(view.results))
@@ -447,15 +459,6 @@ def decision_to_proto(
 
 
 # -------------------------------------------------------------------------------- events
-def _quotas(rules: Ruleset, declarer: int, label: str) -> tuple[list[int], bool, bool]:
-    """(quotas per seat, major, minus) of a settled contract label, from the ruleset alone."""
-    n = rules.players
-    if label.endswith(" major"):
-        return [MAJOR_QUOTA if s == declarer else 1 for s in range(n)], True, False
-    contract = rules.contract(label)
-    minus = contract is not None and contract.minus
-    table = rules.quotas_minus if minus else rules.quotas_plus
-    return [table[(s - declarer) % n] for s in range(n)], False, minus
 
 
 def event_to_proto(event: tuple[Any, ...], rules: Ruleset | None = None, *, trick: int = 0) -> events_pb2.Event | None:
@@ -495,14 +498,12 @@ def event_to_proto(event: tuple[Any, ...], rules: Ruleset | None = None, *, tric
     if kind == "major":
         return _Event(major_announced=events_pb2.MajorAnnounced(seat=event[1], contract=event[2] or ""))
     if kind == "settled":
-        settled = events_pb2.ContractSettled(declarer=event[1], contract=event[2], trump=_TRUMP_TEXT[event[3]])
+        major = _is_major(event[2])
+        settled = events_pb2.ContractSettled(declarer=event[1], contract=event[2], trump=_TRUMP_TEXT[event[3]], major=major)
         if rules is not None:
-            quotas, major, minus = _quotas(rules, event[1], event[2])
-            settled.quotas.extend(quotas)
-            settled.major = major
-            settled.minus = minus
-        else:
-            settled.major = event[2].endswith(" major")
+            contract = rules.contract(event[2])  # None for a major's label: majors are plus contracts
+            settled.minus = contract is not None and contract.minus
+            settled.quotas.extend(contract_quotas(rules, event[1], settled.minus, major))
         return _Event(contract_settled=settled)
     if kind == "revoke":
         return _Event(revoked=events_pb2.Revoked(seat=event[1], card=CARD_TEXT[event[2]]))
@@ -592,6 +593,8 @@ def deal_records_from_events(events: Iterable[tuple[Any, ...]]) -> list[game_pb2
     records: list[game_pb2.DealRecord] = []
     record: game_pb2.DealRecord | None = None
     trick: game_pb2.Trick | None = None
+    plays: list[tuple[int, int]] = []  # the trick's (seat, card), for its winning seat
+    trump: int | None = None
     for e in events:
         kind = e[0]
         if kind == "deal":
@@ -602,7 +605,7 @@ def deal_records_from_events(events: Iterable[tuple[Any, ...]]) -> list[game_pb2
                 talon=_cards(e[7]),
             )
             records.append(record)
-            trick = None
+            trick, plays = None, []
             continue
         if record is None:
             continue
@@ -610,12 +613,16 @@ def deal_records_from_events(events: Iterable[tuple[Any, ...]]) -> list[game_pb2
             record.announcements.add(seat=e[1], kind=game_pb2.ANNOUNCEMENT_KIND_CONTRACT, contract=e[2])
         elif kind == "major":
             record.announcements.add(seat=e[1], kind=game_pb2.ANNOUNCEMENT_KIND_MAJOR, contract=e[2] or "")
+        elif kind == "settled":
+            trump = e[3]
         elif kind == "exchange":
             record.exchanges.add(seat=e[1], discarded=_cards(e[2]), taken=_cards(e[3] or ()))
         elif kind == "play":
             if trick is None:
-                trick = record.tricks.add(leader=e[1])
+                trick, plays = record.tricks.add(leader=e[1]), []
             trick.plays.add(seat=e[1], card=CARD_TEXT[e[2]])
+            plays.append((e[1], e[2]))
+            trick.winning = trick_winner(plays, trump)
         elif kind == "trick":
             if trick is not None:
                 trick.winner = e[1]

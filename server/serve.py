@@ -10,8 +10,8 @@ from pathlib import Path
 
 import structlog
 
-from server.referee.clock import ClockSettings
 from server.service import Arena, start_server
+from server.settings import ClockSettings
 from server.store import Store
 
 log = structlog.get_logger("serve")

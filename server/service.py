@@ -21,15 +21,31 @@ from google.protobuf import timestamp_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+from mizerka_proto import (
+    arena_pb2,
+    arena_pb2_grpc,
+    game_pb2,
+    referee_pb2,
+    referee_pb2_grpc,
+)
 
-from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server import matchlog, protocol
 from server.engine.game import Game
 from server.engine.rules import RulesError, load_ruleset
 from server.engine.views import FULL, SPECTATOR, project, project_events
-from server.referee.clock import ClockSettings
+from server.logverify import replay_log
 from server.referee.match import Disconnected, GameRecord, GameRunner, game_seed
-from server.store import ABORTED, FINISHED, PENDING, RUNNING, Bot, MatchRow, Store, StoreError
+from server.settings import ClockSettings
+from server.store import (
+    ABORTED,
+    FINISHED,
+    PENDING,
+    RUNNING,
+    Bot,
+    MatchRow,
+    Store,
+    StoreError,
+)
 
 log = structlog.get_logger("service")
 
@@ -385,7 +401,6 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
 
 def replay_stored(store: Store, row: MatchRow, index: int) -> Game:
     """Rebuild a stored game by re-executing its log through the engine (the log is the truth)."""
-    from server.replay import replay_log
 
     entries = [matchlog.entry_from_json(d) for d in store.game_log(row.id, index) or []]
     return replay_log(load_ruleset(row.preset, row.options), game_seed(row.seed, index), entries)
@@ -426,7 +441,6 @@ def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
     """Admin calls; each needs metadata ``authorization: Bearer <admin token>``."""
-
     def __init__(self, arena: Arena, admin_token: str) -> None:
         self.arena = arena
         self.admin_token = admin_token

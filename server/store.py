@@ -1,5 +1,7 @@
 """Persistence for bots, matches and game results behind one interface (SQLAlchemy Core).
 
+Only what the referee needs: leagues keep their own tables beside these (:mod:`tournaments.store`).
+
 SQLite by default (a file, nothing to install); the same code runs on PostgreSQL given a
 ``postgresql+psycopg://`` URL. Writes are small and happen once per game, so callers may call
 these methods directly from the event loop.
@@ -60,42 +62,6 @@ games = sa.Table(
     sa.Column("log", sa.JSON, nullable=False),  # the full event log (JSON-ready), action entries with turn metadata
     sa.Column("finished_at", sa.Float, nullable=False),
     sa.Column("header", sa.JSON),  # the match log's header line (server/matchlog.py); NULL for older rows
-)
-
-leagues = sa.Table(
-    "leagues",
-    metadata,
-    sa.Column("name", sa.String(200), primary_key=True),
-    sa.Column("fingerprint", sa.JSON, nullable=False),  # what the schedule depends on
-    sa.Column("admin_token", sa.String(200), nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-)
-
-league_bots = sa.Table(
-    "league_bots",
-    metadata,
-    sa.Column("league", sa.String(200), sa.ForeignKey("leagues.name"), primary_key=True),
-    sa.Column("name", sa.String(200), primary_key=True),
-    sa.Column("bot_id", sa.String(64), nullable=False),
-    sa.Column("token", sa.String(200), nullable=False),  # the runner launches the bot with it
-    sa.Column("crashes", sa.Integer, nullable=False, default=0),
-    sa.Column("disabled", sa.Text),  # why, once disabled
-)
-
-league_games = sa.Table(
-    "league_games",
-    metadata,
-    sa.Column("league", sa.String(200), sa.ForeignKey("leagues.name"), primary_key=True),
-    sa.Column("key", sa.String(100), primary_key=True),
-    sa.Column("position", sa.Integer, nullable=False),  # schedule order
-    sa.Column("unit", sa.String(100), nullable=False),
-    sa.Column("seats", sa.JSON, nullable=False),  # bot names in seat order
-    sa.Column("seed", sa.String(200), nullable=False),
-    sa.Column("status", sa.String(16), nullable=False, index=True),
-    sa.Column("match_id", sa.String(64)),
-    sa.Column("totals", sa.JSON),
-    sa.Column("faults", sa.JSON),
-    sa.Column("finished_at", sa.Float),
 )
 
 PENDING, RUNNING, FINISHED, ABORTED = "PENDING", "RUNNING", "FINISHED", "ABORTED"
@@ -272,94 +238,3 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(matches).where(matches.c.status.in_((PENDING, RUNNING)))).mappings().all()
         return [MatchRow(**r) for r in rows]
-
-    # -------------------------------------------------------------------------------- leagues
-    def open_league(self, name: str, fingerprint: Mapping[str, Any], admin_token: str) -> str:
-        """Create the league, or check that an existing one has the same schedule; returns the
-        league's admin token (kept from its first run, so a resumed league reuses its referee data)."""
-        with self.engine.begin() as conn:
-            row = conn.execute(sa.select(leagues).where(leagues.c.name == name)).first()
-            if row is None:
-                conn.execute(leagues.insert().values(name=name, fingerprint=dict(fingerprint), admin_token=admin_token,
-                                                     created_at=time.time()))
-                return admin_token
-        changed = sorted(k for k in set(row.fingerprint) | set(fingerprint) if row.fingerprint.get(k) != fingerprint.get(k))
-        if changed:
-            raise StoreError(
-                f"league {name!r} was started with a different {', '.join(changed)}; its results would not fit the "
-                "new schedule: restore the league file, rename the league, or start over with --fresh"
-            )
-        return row.admin_token
-
-    def add_schedule(self, league: str, slots: Sequence[Mapping[str, Any]]) -> None:
-        """Insert the scheduled games not yet stored (a resumed league keeps its rows)."""
-        with self.engine.begin() as conn:
-            have = {r.key for r in conn.execute(sa.select(league_games.c.key).where(league_games.c.league == league))}
-            rows = [dict(s, league=league, status=PENDING) for s in slots if s["key"] not in have]
-            if rows:
-                conn.execute(league_games.insert(), rows)
-
-    def league_games(self, league: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(league_games).where(league_games.c.league == league).order_by(league_games.c.position)
-            ).mappings().all()
-        return [dict(r) for r in rows]
-
-    def start_league_game(self, league: str, key: str, match_id: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                league_games.update()
-                .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
-                .values(status=RUNNING, match_id=match_id)
-            )
-
-    def finish_league_game(self, league: str, key: str, match_id: str, totals: Sequence[int], faults: Sequence[Mapping[str, int]]) -> bool:
-        """Record a result exactly once; False if the game already had one."""
-        with self.engine.begin() as conn:
-            done = conn.execute(
-                league_games.update()
-                .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
-                .values(status=FINISHED, match_id=match_id, totals=list(totals), faults=[dict(f) for f in faults],
-                        finished_at=time.time())
-            )
-        return done.rowcount == 1
-
-    def league_bot(self, league: str, name: str) -> dict[str, Any] | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(league_bots).where(league_bots.c.league == league, league_bots.c.name == name)
-            ).mappings().first()
-        return dict(row) if row else None
-
-    def league_bots(self, league: str) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(league_bots).where(league_bots.c.league == league)).mappings().all()
-        return [dict(r) for r in rows]
-
-    def add_league_bot(self, league: str, name: str, bot_id: str, token: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(league_bots.insert().values(league=league, name=name, bot_id=bot_id, token=token, crashes=0))
-
-    def count_crash(self, league: str, name: str) -> int:
-        with self.engine.begin() as conn:
-            conn.execute(
-                league_bots.update()
-                .where(league_bots.c.league == league, league_bots.c.name == name)
-                .values(crashes=league_bots.c.crashes + 1)
-            )
-            return conn.execute(
-                sa.select(league_bots.c.crashes).where(league_bots.c.league == league, league_bots.c.name == name)
-            ).scalar_one()
-
-    def disable_league_bot(self, league: str, name: str, reason: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                league_bots.update().where(league_bots.c.league == league, league_bots.c.name == name).values(disabled=reason)
-            )
-
-    def drop_league(self, league: str) -> None:
-        """Forget a league's schedule, results and bots (``--fresh``)."""
-        with self.engine.begin() as conn:
-            for table in (league_games, league_bots, leagues):
-                conn.execute(table.delete().where((table.c.league if table is not leagues else table.c.name) == league))

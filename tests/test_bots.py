@@ -1,4 +1,4 @@
-"""The example bots (mizerka.bots) through server/selfplay.py: legal play in every preset, and the
+"""The example bots (mizerka.bots) through tournaments/selfplay.py: legal play in every preset, and the
 heuristic, greedy and cautious bots measurably better than random in duplicate play. Also the
 launch contract's MIZERKA_PARALLEL (flag > environment > 1).
 
@@ -14,7 +14,8 @@ import mizerka.runtime
 from mizerka.bots import BOTS, CautiousBot, GreedyBot, HeuristicBot, RandomBot, make_factory
 from mizerka.runtime import ENV_PARALLEL, parallel_setting
 from server.engine.rules import PRESETS, load_ruleset
-from server.selfplay import MAX_RETRIES, compare, play_game, seatings
+from server.settings import ClockSettings
+from tournaments.selfplay import compare, play_game, seatings
 
 
 def _check_clean(totals, rules):
@@ -118,7 +119,6 @@ def test_refused_actions_get_errors_then_the_fallback():
             self.n += 1
             return turn.choose(f"nonsense-{self.n}") if turn.kind == mizerka.CONTRACT else turn.fallback()
 
-    assert MAX_RETRIES >= 1
     totals = play_game([Hopeless(), HeuristicBot(), HeuristicBot()], rules, seed=5)
     contracts = rules.deals // rules.players
     # Two answers from the bot, then the first legal contract (the SDK fallback) is accepted.
@@ -148,7 +148,8 @@ def test_random_bot_seeded_games_repeat():
 
 
 def test_default_applied_when_even_the_fallback_is_refused(monkeypatch):
-    """If the SDK's fallback were refused too, selfplay applies the referee's default and says so."""
+    """If the SDK's fallback were refused too, the SDK stops answering and the referee times the seat
+    out, as it would on a Play stream (self-play runs the referee's own turn loop)."""
     from mizerka_proto import events_pb2, game_pb2
 
     events = []
@@ -167,11 +168,18 @@ def test_default_applied_when_even_the_fallback_is_refused(monkeypatch):
         game_pb2.Action(turn=self.number, exchange_cards=game_pb2.ExchangeCards()) if self.kind == mizerka.EXCHANGE
         else self.legal_actions[0])
     rules = load_ruleset("mizerka-short", {"deals": 3})
-    totals = play_game([Broken(), HeuristicBot(), HeuristicBot()], rules, seed=2)
+    never_forfeit = ClockSettings(max_strikes=0)
+    totals = play_game([Broken(), HeuristicBot(), HeuristicBot()], rules, seed=2, clock=never_forfeit)
     plays = rules.deals * rules.hand_size
     assert totals.defaults[0] == plays and len(events) == plays
     assert totals.refusals[0] == 2 * plays  # the bot's card, then the fallback: no more
-    assert all(e.reason == events_pb2.DEFAULT_REASON_REFUSED for e in events)
+    assert all(e.reason == events_pb2.DEFAULT_REASON_TIMEOUT for e in events)
+    # With the default clock the third timeout forfeits the seat: the referee plays the rest.
+    events.clear()
+    totals = play_game([Broken(), HeuristicBot(), HeuristicBot()], rules, seed=2)
+    reasons = [e.reason for e in events]
+    assert reasons[:3] == [events_pb2.DEFAULT_REASON_TIMEOUT] * 3
+    assert set(reasons[3:]) == {events_pb2.DEFAULT_REASON_FORFEITED} and totals.defaults[0] == len(events)
 
 
 def test_new_styles_are_registered():

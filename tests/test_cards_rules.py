@@ -1,4 +1,4 @@
-"""Card notation, seeded dealing, and rulesets: presets, options and their validation (RULES.md 1, 3, 4)."""
+"""Card notation, seeded dealing, and rulesets: presets, options and their validation (docs/rules.md §1, §2, §9)."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_redeal_after_a_void_deal_uses_the_next_redeal_number() -> None:
     assert not game.results[-1].void and game.results[-1].redeal == 1
 
 
-# ------------------------------------------------------------------------- presets (RULES.md 4)
+# ------------------------------------------------------------------------- presets (docs/rules.md §2)
 
 PRESET_TABLE = {
     # preset: players, hand size, talon, contracts, quotas plus, quotas minus, exchange, deals, choose_after
@@ -194,7 +194,7 @@ def test_presets_are_ready_to_play(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESET_TABLE))
 def test_preset_shape(preset: str) -> None:
-    """Each preset matches its row of the RULES.md section 4 table."""
+    """Each preset matches its row of the docs/rules.md §2.1 table."""
     players, hand, talon, contracts, plus, minus, exchange, deals, choose_after = PRESET_TABLE[preset]
     r = load_ruleset(preset)
     assert (r.players, r.hand_size, r.talon_size, r.tricks) == (players, hand, talon, hand)
@@ -207,7 +207,7 @@ def test_preset_shape(preset: str) -> None:
     assert r.notrump == NOTRUMP[preset]
     notrump = r.contract(r.notrump)
     assert notrump is not None and notrump.trump is None and not notrump.minus
-    # defaults of section 3
+    # defaults of docs/rules.md §9
     assert (r.declarer, r.revoke, r.tiebreak, r.tiebreak_max, r.misere_quotas, r.trumps_allow_spades) == (
         "alternate", "reject", "none", 5, "reversed", False,
     )
@@ -226,7 +226,7 @@ def test_suit_contracts_have_their_suit_as_trump(preset: str) -> None:
 
 
 def test_major_ranking_is_grand_hearts_spades_diamonds_clubs() -> None:
-    """RULES.md 4.2: contests must rank above C in grand > hearts > spades > diamonds > clubs; null is never major."""
+    """docs/rules.md §6.2: contests must rank above C in grand > hearts > spades > diamonds > clubs; null is never major."""
     r = load_ruleset("manni-major")
     ranked = sorted((c for c in r.contracts if c.major_rank), key=lambda c: -c.major_rank)
     assert [c.name for c in ranked] == ["grand", "hearts", "spades", "diamonds", "clubs"]

@@ -1,4 +1,4 @@
-"""The game state machine, rule by rule, from explicit hands (RULES.md sections 1-4).
+"""The game state machine, rule by rule, from explicit hands (docs/rules.md §1-§9).
 
 Most deals below are "layouts": hands by position from the declarer (position 0 = declarer) and the
 cards of the whole play in order. They are built from suit runs, so who wins each trick can be read
@@ -751,7 +751,7 @@ def _greedy_major_game(**options: object) -> Game:
 
 
 def _check_manni_rotation(mode: str) -> list:
-    """RULES 4.2.6: the role passes clockwise from the original declarer, skipping players with no
+    """docs/rules.md §6.5: the role passes clockwise from the original declarer, skipping players with no
     contract left (continuous: it stays while the declarer has one); the game ends when none is left.
     Returns the deals' results; each step is checked against the rule."""
     game = _greedy_major_game(declarer=mode)

@@ -23,6 +23,7 @@ from server.store import Store
 from tournaments.config import LeagueError, load_league, parse_league
 from tournaments.runner import fingerprint
 from tournaments.schedule import schedule
+from tournaments.store import LeagueStore
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -81,7 +82,10 @@ def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     ('name = "x"\nformat = "swiss"\nbots = []', "format must be one of round-robin, gauntlet"),
     ('name = "x"\nformat = "gauntlet"\nbots = []', "a gauntlet needs candidate"),
     ('name = "x"\nbots = []\n[options]\ndeals = 7', "option 'deals' must be a multiple of the 3 players"),
-    ('name = "x"\nbots = []\n[clock]\ndecision_ms = 0', "a clock needs decision_ms or bank_ms"),
+    ('name = "x"\nbots = []\n[clock]\ndecision_ms = 0', "[clock]: a clock needs decision_ms or bank_ms"),
+    ('name = "x"\nbots = []\n[clock]\ndecision = 5000', "[clock]: unknown clock setting 'decision'; expected one of decision_ms"),
+    ('name = "x"\nbots = []\n[clock]\nbank_ms = true', "[clock]: clock setting bank_ms must be a whole number of at least 0, got True"),
+    ('name = "x"\nbots = []\nclock = 5', "clock must be a table, got 5"),
     (f'name = "x"\nconcurrency = 0\n{THREE}', "concurrency must be at least 1"),
     ('name = "x"\nconcurrency = true\nbots = []', "concurrency must be a whole number, got True"),
     ('name = "x"\nseed = 1.5\nbots = []', "seed must be a string or a whole number"),
@@ -98,7 +102,7 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
     path = league_file(tmp_path)
     league = load_league(path)
     league.data.mkdir(parents=True)
-    store = Store(league.db_path)
+    store = LeagueStore(league.db_path)
     store.open_league(league.name, fingerprint(league), "token")
     slots = schedule(league)
     store.add_schedule(league.name, [{"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
@@ -133,7 +137,7 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
         assert line["games"] == 9 and line["mean"] == pytest.approx(sum(points[bot]) / 9)
         means = [sum(v) / len(v) for v in units[bot].values()]
         assert line["sets"] == 3 == len(means)
-        assert line["ci95"] == pytest.approx(4.303 * statistics.stdev(means) / math.sqrt(3))  # t(0.975, df=2)
+        assert line["ci95"] == pytest.approx(4.3027 * statistics.stdev(means) / math.sqrt(3), rel=1e-4)  # t(0.975, df=2)
         assert line["mu"] == pytest.approx(ratings[bot].mu) and line["sigma"] == pytest.approx(ratings[bot].sigma)
         assert line["wins"] == pytest.approx(wins[bot])
         assert line["faults"]["timeouts"] == (9 if bot == "heuristic2" else 0)
@@ -141,6 +145,22 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
     assert ordinals == sorted(ordinals, reverse=True)
     h2h = json.loads(out.stdout)["head_to_head"]
     assert all(sum(h2h[a][b].values()) == 6 for a in BOTS for b in BOTS if a != b)
+
+
+def test_league_tables_keep_their_names_and_columns_so_older_league_files_open(tmp_path: Path) -> None:
+    """The referee's store may create the file first; the league's tables are added beside its own."""
+    db = tmp_path / "league.sqlite"
+    Store(db).close()
+    LeagueStore(db).close()
+    con = sqlite3.connect(db)
+    columns = {t: [r[1] for r in con.execute(f"pragma table_info({t})")] for t in ("leagues", "league_bots", "league_games")}
+    assert columns == {
+        "leagues": ["name", "fingerprint", "admin_token", "created_at"],
+        "league_bots": ["league", "name", "bot_id", "token", "crashes", "disabled"],
+        "league_games": ["league", "key", "position", "unit", "seats", "seed", "status", "match_id", "totals", "faults",
+                         "finished_at"],
+    }
+    assert {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")} >= {"bots", "matches", "games"}
 
 
 # ------------------------------------------------------------------------------- whole leagues

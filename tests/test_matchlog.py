@@ -21,13 +21,14 @@ from mizerka_proto import referee_pb2
 from typer.testing import CliRunner
 
 from server import matchlog
-from server.cli import app
+from tournaments.cli import app
 from server.engine.rules import PRESETS, load_ruleset
 from server.engine.views import FULL, project_events
-from server.referee.clock import ClockSettings
 from server.referee.match import GameRecord, GameRunner
-from server.replay import SeatFeed, verify_game
+from server.logverify import verify_game
+from server.referee.offline import seat_messages
 from server.service import record_to_store
+from server.settings import ClockSettings
 from server.store import Store
 
 from memory_port import MemoryPort
@@ -149,23 +150,15 @@ async def test_action_lines_carry_turn_time_and_default_and_line_up_with_the_ref
 @pytest.mark.asyncio
 @fake_clock
 async def test_the_seat_feed_rebuilds_exactly_the_messages_the_referee_sent(preset: str) -> None:
-    """SeatFeed (what --seat prints and --bot re-feeds) against the messages a real GameRunner sent:
+    """seat_messages (what --seat prints and --bot re-feeds) against the messages a real GameRunner sent:
     requests with their views, events, banks and turn numbers; the default batches; the GameEnd."""
     clock = ClockSettings(decision_ms=1000, bank_ms=400, increment_ms=30, max_strikes=2)
     record, inboxes = await play_game(preset, seed="feed/0", clock=clock, silent=frozenset({3, 4}))
     assert record.seats[0].forfeited  # two timeouts, then the referee plays seat 0
     (g,) = matchlog.parse_match_log(export(record))
     for seat in range(record.game.n):
-        sent: list[Any] = []
-        for m in inboxes[seat]:
-            kind = m.WhichOneof("message")
-            if kind == "event_batch":
-                sent.append(("events", list(m.event_batch.events)))
-            else:
-                sent.append((kind, getattr(m, kind)))
-        rebuilt = [("decision_request" if m.kind == "decision" else m.kind, list(m.proto) if m.kind == "events" else m.proto)
-                   for m in SeatFeed(g, seat).messages()]
-        assert rebuilt == sent, f"seat {seat}"
+        rebuilt = [m.message for m in seat_messages(g, seat)]
+        assert rebuilt == inboxes[seat], f"seat {seat}"
 
 
 def test_the_store_keeps_header_and_metadata_and_match_export_writes_them(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Property tests: random legal games of every preset and of random option combinations.
 
 After every action an independent replay of the game log checks card conservation and what each
-seat may know (RULES.md section 5); at the end the results are checked against the scoring,
+seat may know (docs/rules.md §10); at the end the results are checked against the scoring,
 rotation, contract-use and tie-break rules, recomputed here from the rules text, not the engine.
 """
 
@@ -27,7 +27,7 @@ PUBLIC_EVENT_KINDS = {"deal", "contract", "major", "settled", "exchange", "play"
 # A failing example is (preset, options, seed): it replays exactly, while shrinking whole games takes
 # minutes (longer than the per-test timeout), so these properties report the first failure unshrunk.
 NO_SHRINK = (Stage.explicit, Stage.reuse, Stage.generate)
-# RULES.md 4.2: a third player's contest must rank above C; null is never a major.
+# docs/rules.md §6.2: a third player's contest must rank above C; null is never a major.
 MAJOR_ORDER = ["clubs", "diamonds", "spades", "hearts", "grand"]
 
 
@@ -42,7 +42,7 @@ def quota_tables(draw: st.DrawFn, players: int, tricks: int) -> list[int]:
 
 @st.composite
 def option_sets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
-    """A preset and a valid combination of the options of RULES.md section 3."""
+    """A preset and a valid combination of the options of docs/rules.md §9."""
     preset = draw(st.sampled_from(sorted(PRESETS)))
     base = PRESETS[preset]
     n, k = base.players, len(base.contracts)
@@ -146,7 +146,7 @@ class Replay:
                 if not r.tiebreak:
                     self.used[r.declarer].add(r.contract.removesuffix(" major"))
 
-    # What a seat may legitimately know in the current deal (RULES.md section 5).
+    # What a seat may legitimately know in the current deal (docs/rules.md §10).
     def known(self, seat: int) -> set[int]:
         rules = self.game.rules
         before_contract = not self.announced and not self.tiebreak
@@ -160,7 +160,7 @@ class Replay:
         return out
 
     def expected_options(self, seat: int) -> set:
-        """The legal contract or major announcements of ``seat`` now, from RULES.md 1 and 4.2."""
+        """The legal contract or major announcements of ``seat`` now, from docs/rules.md §4.2 and §6."""
         rules = self.game.rules
         free = [c for c in rules.contracts if c.name not in self.used[seat]]
         if self.game.phase == Phase.CONTRACT:
@@ -195,7 +195,7 @@ class Replay:
 
 
 def trick_winner(trick: list[tuple[int, int]], trump: int | None) -> int:
-    """RULES.md 1: the highest trump if any was played, else the highest card of the led suit."""
+    """docs/rules.md §4.5: the highest trump if any was played, else the highest card of the led suit."""
     suit = trump if any(c // 13 == trump for _, c in trick) else trick[0][1] // 13
     return max((c, s) for s, c in trick if c // 13 == suit)[1]
 
@@ -311,7 +311,7 @@ def run_random_game(rules: Ruleset, seed: int, revoke_rate: float, first_dealer:
 
 # ------------------------------------------------------------------- end-of-game checks
 def expected_points(rules: Ruleset, r: DealResult) -> list[int]:
-    """RULES.md: plus t - q, minus q - t, quotas by position from the declarer; majors 14/1/1 with bonuses."""
+    """docs/rules.md §5 and §6.4: plus t - q, minus q - t, quotas by position from the declarer; majors 14/1/1 with bonuses."""
     n, E, t = rules.players, r.declarer, r.tricks
     if r.contract.endswith(" major"):
         if t[E] == rules.tricks:
@@ -372,7 +372,7 @@ def check_results(game: Game) -> None:
 
 
 def check_rotation(game: Game, regular: list[DealResult]) -> None:
-    """Who declares each regular deal (RULES.md 2, 3 and 4.2 item 6)."""
+    """Who declares each regular deal (docs/rules.md §3.3, §6.5 and §9)."""
     rules, n = game.rules, game.n
     callers = [r.caller for r in regular]
     first = game.first_dealer if rules.dealer_declares else (game.first_dealer + 1) % n

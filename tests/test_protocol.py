@@ -21,7 +21,7 @@ from google.protobuf import descriptor_pb2, struct_pb2
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
 from server import protocol as P
-from server.engine.cards import CARD_TEXT, CardError, parse_card
+from server.engine.cards import CARD_TEXT, RANKS, CardError, parse_card
 from server.engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import PRESETS, load_ruleset
 from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events
@@ -65,6 +65,26 @@ def proto_cards(msg) -> set[int]:
                     except CardError:
                         pass
     return found
+
+
+def book_winner(trick: game_pb2.Trick, trump: str) -> int:
+    """The seat winning ``trick`` so far as docs/rules.md §4.5 words it -- the highest trump, else the highest
+    card of the suit led -- written apart from the engine's loop, to check Trick.winning against."""
+    plays = list(trick.plays)
+    suit = trump if any(p.card[1] == trump for p in plays) else plays[0].card[1]
+    return max((p for p in plays if p.card[1] == suit), key=lambda p: RANKS.index(p.card[0])).seat
+
+
+def check_contract_and_tricks(msg: game_pb2.SeatView, game: Game) -> None:
+    """The settled contract's name, major and minus flags, and every trick's winning seat."""
+    shown = (game.contract or game.announced) if msg.contract else None
+    assert msg.contract_name == (shown.name if shown else "")
+    assert msg.contract_major == (shown is not None and game.major)
+    assert msg.contract_minus == (shown is not None and shown.minus)
+    assert msg.contract == msg.contract_name + (" major" if msg.contract_major else "")
+    for t in msg.tricks:
+        assert t.HasField("winning") and t.winning == book_winner(t, msg.trump)
+        assert not t.HasField("winner") or t.winner == t.winning
 
 
 def normal(action):
@@ -256,6 +276,7 @@ def test_random_game_through_the_wire(preset, options):
             assert [p.name for p in msg.players] == names and len(msg.players) == n
             assert msg.finished == game.finished and msg.phase == P._PHASE[game.phase]
             assert list(msg.players[s].total for s in range(n)) == game.totals
+            check_contract_and_tricks(msg, game)
             # events since the last check, as this audience sees them
             new = project_events(game, a, sent[a])
             sent[a] += len(new)
@@ -309,6 +330,7 @@ def test_random_game_through_the_wire(preset, options):
     results = P.results_to_proto(game.results)
     assert list(results[-1].totals) == game.totals
     assert [list(r.points) for r in results] == [list(r.points) for r in game.results]
+    assert [r.major for r in results] == [r.contract.endswith(" major") for r in game.results]
     assert P.ranks([3, 5, 3]) == [2, 1, 2] and P.ranks([0, 0, 0]) == [1, 1, 1]
 
     # A finished match discloses everything: one record per deal, rebuilding hands, talon, tricks.
@@ -321,6 +343,8 @@ def test_random_game_through_the_wire(preset, options):
         assert [parse_card(c) for c in record.talon] == list(deal[7])
         assert record.result.contract == result.contract and list(record.result.points) == list(result.points)
         done = [t for t in record.tricks if t.HasField("winner")]
+        assert all(t.winning == book_winner(t, record.result.trump) for t in record.tricks)
+        assert all(t.winning == t.winner for t in done)
         assert len(done) == sum(result.tricks)  # a void deal may end in a trick cut short
         assert len(record.tricks) - len(done) <= (1 if result.void else 0)
         assert bool(record.revoke_card) == result.void
@@ -370,6 +394,32 @@ def test_events_number_tricks_and_quote_quotas():
         assert ex.cards_known == (ex.seat == 1)
         assert ex.cards_known or not (ex.discarded or ex.taken)
         assert len(ex.discarded) in (0, ex.count)
+
+
+def test_a_major_is_told_in_fields_of_its_own():
+    """A settled major: the view, ContractSettled and DealResult say major (and the contract's name)
+    so that no bot parses the " major" of the label; quotas 14 for its declarer, 1 for the others."""
+    rules = load_ruleset("manni-major")
+    game = Game(rules, seed=1)
+    caller = game.caller
+    game.apply(caller, Choose("hearts"))
+    challenger = game.to_act
+    game.apply(challenger, Major("hearts"))
+    game.apply(caller, PASS)
+    game.apply(game.to_act, PASS)
+    quotas = [14 if s == challenger else 1 for s in range(3)]
+    for audience in (*range(3), SPECTATOR):
+        view = P.view_to_proto(project(game, audience), NAMES[:3])
+        assert (view.contract, view.contract_name, view.contract_major, view.contract_minus) == (
+            "hearts major", "hearts", True, False)
+        assert [p.quota for p in view.players] == quotas
+    events = P.EventEncoder(rules).encode_all(project_events(game, caller))
+    settled = next(e.contract_settled for e in events if e.HasField("contract_settled"))
+    assert (settled.declarer, settled.major, settled.minus, list(settled.quotas)) == (challenger, True, False, quotas)
+    while not game.results:
+        game.apply(game.to_act, default_action(game.decision()))
+    (result,) = P.results_to_proto(game.results)
+    assert (result.contract, result.major) == ("hearts major", True)
 
 
 def test_referee_side_events():

@@ -16,8 +16,9 @@ from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.engine.game import Game
 from server.engine.rules import load_ruleset
 from server.policies import default_action
-from server.referee.clock import ClockSettings, SeatClock
+from server.referee.clock import SeatClock
 from server.referee.match import GameRunner
+from server.settings import ClockSettings
 
 from memory_port import MemoryPort
 

@@ -20,7 +20,7 @@ from harness import BIN, ROOT, referee
 from mizerka_proto import arena_pb2
 from typer.testing import CliRunner
 
-from server.cli import app
+from tournaments.cli import app
 
 STDIO_BOT = f"{sys.executable} -I -S {ROOT / 'clients' / 'stdio' / 'bot.py'}"
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")

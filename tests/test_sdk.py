@@ -18,6 +18,7 @@ import mizerka
 from mizerka import cards
 from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
+from mizerka.runtime import Backoff, _Runner
 from server import protocol
 from server.engine.game import Game
 from server.engine.rules import load_ruleset
@@ -67,9 +68,7 @@ def test_card_helpers():
     assert cards.sort_cards(["3S", "AS"], descending=True) == ["AS", "3S"]
     assert cards.by_suit(["AS", "3S", "2H"])["S"] == ["3S", "AS"]
     assert cards.highest(["3S", "AH", "KS"]) == "AH" and cards.lowest(["3S", "AH", "2D"]) == "2D"
-    assert cards.trick_winner(["TS", "AS", "2H"]) == 1
-    assert cards.trick_winner(["TS", "AS", "2H"], trump="H") == 2
-    assert not cards.beats("AD", "2S", None) and cards.beats("2D", "AS", "D")
+    assert cards.beats("AS", "TS", None) and not cards.beats("AD", "2S", None) and cards.beats("2D", "AS", "D")
     assert len(cards.DECK) == 52 == len(set(cards.DECK))
 
 
@@ -113,9 +112,9 @@ def test_turn_play_accessors(mizerka_requests):
     if any(c[1] == led for c in t.hand):
         assert all(c[1] == led for c in t.legal_cards)
     seat, card = t.winning
-    assert (seat, card) in t.trick
-    assert t.contract is not None and t.contract_info is not None and t.contract_info.name == t.contract
-    assert t.minus == t.contract_info.minus
+    assert (seat, card) in t.trick and seat == t.view.tricks[-1].winning == t.current_trick.winning
+    assert t.contract is not None and t.contract_info is not None and t.contract_info.name == t.contract_name == t.contract
+    assert t.minus == t.contract_info.minus and not t.is_major
     assert all(q is not None for q in t.quotas) and sum(t.quotas) == 13
     assert sum(t.tricks_won) == len(t.completed_tricks)
     assert set(t.trick_cards) <= t.played_cards
@@ -123,6 +122,27 @@ def test_turn_play_accessors(mizerka_requests):
     assert a.turn == t.number and a.play_card.card == t.legal_cards[0]
     leader = first(mizerka_requests, mizerka.PLAY, lambda t: t.leading)
     assert leader.led_suit is None and leader.winning is None and leader.trick == []
+
+
+def test_turn_reads_winner_major_and_minus_from_the_wire():
+    """Who wins the trick so far, a major and a minus contract are the referee's fields, not
+    worked out from the cards or the label."""
+    view = game_pb2.SeatView(
+        seat=2, contract="hearts major", contract_name="hearts", contract_major=True, trump="H",
+        players=[game_pb2.PlayerState(seat=s, quota=14 if s == 1 else 1) for s in range(3)],
+        tricks=[game_pb2.Trick(leader=0, plays=[game_pb2.TrickPlay(seat=0, card="TS"),
+                                                game_pb2.TrickPlay(seat=1, card="2H")], winning=1)],
+    )
+    ruleset = load_ruleset("manni-major")
+    t = mizerka.Turn(referee_pb2.DecisionRequest(
+        turn=4, kind=referee_pb2.DECISION_KIND_PLAY, view=view, ruleset=protocol.ruleset_to_proto(ruleset)
+    ))
+    assert t.winning == (1, "2H") and t.current_trick.winning_card == "2H" and t.to_play_after_me == 0
+    assert t.is_major and not t.minus and t.contract_info.name == "hearts" and t.quotas == [1, 14, 1]
+    view.ClearField("tricks")
+    view.contract, view.contract_name, view.contract_major, view.contract_minus = "null", "null", False, True
+    t = mizerka.Turn(referee_pb2.DecisionRequest(turn=5, kind=referee_pb2.DECISION_KIND_PLAY, view=view))
+    assert t.minus and not t.is_major and t.winning is None and t.current_trick is None and t.leading
 
 
 def test_turn_exchange_and_pick():
@@ -363,6 +383,119 @@ class Recorder(mizerka.Bot):
 
     def on_game_end(self, end):
         self.log.append(f"end {end.game_number}")
+
+
+# ------------------------------------------------------------------------ BotSession
+def _msg(**kind) -> referee_pb2.RefereeMessage:
+    return referee_pb2.RefereeMessage(**kind)
+
+
+def _sent(replies: list[referee_pb2.BotMessage]) -> list[tuple[int, str]]:
+    return [(r.action.turn, r.action.play_card.card) for r in replies]
+
+
+def test_bot_session_passes_each_message_kind_to_the_bot():
+    bot = Recorder()
+    session = mizerka.BotSession(bot)
+    start = referee_pb2.GameStart(match_id="m", game_number=0, seat=1, ruleset=game_pb2.Ruleset(preset="mizerka"))
+    assert session.handle(_msg(welcome=referee_pb2.Welcome(bot_id="b"))) == []
+    assert session.handle(_msg(game_start=start)) == []
+    batch = referee_pb2.EventBatch(events=[events_pb2.Event(card_played=events_pb2.CardPlayed(seat=0, card="KS"))])
+    assert session.handle(_msg(event_batch=batch)) == []
+    request = _request(5)
+    request.events.add(trick_won=events_pb2.TrickWon(winner=0, trick=0))  # folded in: before the decision
+    replies = session.handle(_msg(decision_request=request))
+    assert _sent(replies) == [(5, "AS")] and not session.answer.fallback
+    assert session.turn.number == 5 and session.turn.preset == "mizerka"  # the ruleset from GameStart
+    assert session.handle(_msg(game_end=referee_pb2.GameEnd(game_number=0, rank=1))) == []
+    assert session.turn is None and session.answer is None
+    assert bot.log == ["start 0", "event card_played", "event trick_won", "play 5 attempt 0", "end 0"]
+    with pytest.raises(TypeError):
+        mizerka.BotSession(object())  # type: ignore[arg-type]
+
+
+def test_bot_session_retries_are_bounded():
+    class Stubborn(Recorder):
+        def play(self, turn):
+            self.log.append(f"play {turn.number} attempt {turn.attempt}")
+            return turn.play("AS")  # never held: refused every time
+
+    bot = Stubborn()
+    session = mizerka.BotSession(bot)
+    assert _sent(session.handle(_msg(decision_request=_request(7)))) == [(7, "AS")]
+    refused = _msg(action_error=referee_pb2.ActionError(turn=7, code="CARD_NOT_HELD", retry=True))
+    # Asked again, the bot repeats the refused card: the SDK sends the fallback (the first legal card) once...
+    assert _sent(session.handle(refused)) == [(7, "2S")] and session.answer.fallback
+    # ... and after the fallback is refused too, nothing more: the referee applies its default.
+    for _ in range(3):
+        assert session.handle(refused) == []
+    assert session.turn is None
+    assert bot.log == ["play 7 attempt 0", "error CARD_NOT_HELD 7", "play 7 attempt 1", "error CARD_NOT_HELD 7",
+                       "error CARD_NOT_HELD None", "error CARD_NOT_HELD None"]
+
+
+def test_bot_session_asks_the_bot_again_after_a_refusal():
+    bot = Recorder()  # AS first, then the lowest legal card
+    session = mizerka.BotSession(bot)
+    session.handle(_msg(decision_request=_request(5)))
+    refused = _msg(action_error=referee_pb2.ActionError(turn=5, code="CARD_NOT_HELD", retry=True))
+    assert _sent(session.handle(refused)) == [(5, "2S")] and not session.answer.fallback
+    assert bot.log[-2:] == ["error CARD_NOT_HELD 5", "play 5 attempt 1"]
+
+
+def test_bot_session_ignores_stale_and_final_errors():
+    bot = Recorder()
+    session = mizerka.BotSession(bot)
+    session.handle(_msg(decision_request=_request(5)))
+    stale = _msg(action_error=referee_pb2.ActionError(turn=4, code="STALE_TURN", retry=False))
+    assert session.handle(stale) == [] and session.turn.number == 5  # turn 5 still waits for its verdict
+    final = _msg(action_error=referee_pb2.ActionError(turn=5, code="MUST_FOLLOW", retry=False))
+    assert session.handle(final) == [] and session.turn is None
+    assert bot.log[-2:] == ["error STALE_TURN None", "error MUST_FOLLOW None"]
+    # A refusal with retry for a turn that is no longer pending is not answered either.
+    assert session.handle(_msg(action_error=referee_pb2.ActionError(turn=5, code="X", retry=True))) == []
+
+
+def test_bot_session_survives_a_bot_that_raises():
+    class Broken(mizerka.Bot):
+        def decide(self, turn):
+            raise RuntimeError("bug")
+
+        def on_event(self, event):
+            raise RuntimeError("hook bug")
+
+    session = mizerka.BotSession(Broken())
+    request = _request(3)
+    request.events.add(card_played=events_pb2.CardPlayed(seat=0, card="KS"))
+    assert _sent(session.handle(_msg(decision_request=request))) == [(3, "2S")]
+    assert session.answer.fallback and "bug" in session.answer.reason
+
+
+# ------------------------------------------------------------------------ reconnects
+def test_backoff_grows_to_its_cap_with_jitter():
+    backoff = Backoff(0.2, 1.0)
+    for failures, top in [(0, 0.2), (1, 0.2), (2, 0.4), (3, 0.8), (4, 1.0), (50, 1.0)]:
+        delays = [backoff.delay(failures) for _ in range(200)]
+        assert all(top / 2 <= d <= top for d in delays), failures
+        assert len(set(delays)) > 1  # jittered: bots cut off together do not come back together
+
+
+@pytest.mark.asyncio
+@pytest.mark.looptime
+async def test_reconnect_pauses_follow_the_backoff_then_give_up():
+    """On looptime's fake loop clock: the pauses take no real time and are measured exactly."""
+    stats = mizerka.RunStats()
+    no_streams = lambda index: pytest.fail("no stream is opened here")  # noqa: E731
+    runner = _Runner(no_streams, "ref:1", GOOD, 1, None, stats, Backoff(1.0, 4.0), 3, 1 << 20)
+    loop = asyncio.get_running_loop()
+    for failures, top in [(1, 1.0), (2, 2.0), (3, 4.0)]:
+        before = loop.time()
+        await runner.pause_before_reconnect(0, failures, "UNAVAILABLE: down")
+        assert top / 2 - 0.01 <= loop.time() - before <= top + 0.01
+    before = loop.time()
+    with pytest.raises(mizerka.MizerkaError, match="gave up after 3 reconnect attempts; last error: UNAVAILABLE"):
+        await runner.pause_before_reconnect(0, 4, "UNAVAILABLE: down")
+    assert loop.time() == before and stats.reconnects == 4
 
 
 @pytest.mark.asyncio

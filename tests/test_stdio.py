@@ -148,31 +148,34 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
                              "reason": "timeout"}
 
 
-def test_the_bridge_writes_folded_events_before_the_decide_line_and_tracks_the_pending_turn() -> None:
+@pytest.mark.asyncio
+async def test_the_bridge_writes_folded_events_before_the_decide_line_and_tracks_the_pending_turn() -> None:
     from types import SimpleNamespace
 
-    from mizerka.stdio import StdioStats, _Stream
+    from mizerka.stdio import StdioStats
+    from mizerka.stdio.bridge import _Bridge, _Launch
 
     sent: list[dict] = []
-    runner = SimpleNamespace(stats=StdioStats(), events=True, game_finished=lambda stream: None)
-    stream = _Stream(runner, 0, None)  # type: ignore[arg-type]
-    program = SimpleNamespace(send=sent.append)
+    launch = _Launch(command=["program"], env={}, name="stdio:program", streams=1, events=True, live_events=False,
+                     max_restarts=0, transcript=None, stats=StdioStats())
+    bridge = _Bridge(launch, 0)
+    bridge.program = SimpleNamespace(send=sent.append)  # type: ignore[assignment]
     request = referee_pb2.DecisionRequest(turn=3, kind=referee_pb2.DECISION_KIND_EXCHANGE)
     request.events.add(card_played=events_pb2.CardPlayed(seat=2, card="QD"))
     request.exchange.max_cards = 4
-    stream._handle(referee_pb2.RefereeMessage(decision_request=request), program)  # type: ignore[arg-type]
+    assert not await bridge.handle(referee_pb2.RefereeMessage(decision_request=request))  # answers come from the program
     assert [(m["type"], m.get("event")) for m in sent] == [("event", "card_played"), ("decide", None)]
     assert sent[1]["exchange"] == {"max": 4, "pick": False, "talon": []} and sent[1]["legal"] == []
-    assert stream.pending == 3
-    stream.inflight = (3, None)  # an answer went out; a refusal keeps the turn pending when retry is true
+    assert bridge.pending == 3
+    bridge.inflight = (3, None)  # an answer went out; a refusal keeps the turn pending when retry is true
     refusal = referee_pb2.ActionError(turn=3, code="BAD_EXCHANGE", message="too many", retry=True, time_left_ms=5)
-    stream._handle(referee_pb2.RefereeMessage(action_error=refusal), program)  # type: ignore[arg-type]
+    await bridge.handle(referee_pb2.RefereeMessage(action_error=refusal))
     assert sent[-1]["type"] == "error" and sent[-1]["retry"] is True and sent[-1]["source"] == "referee"
-    assert (stream.pending, stream.inflight) == (3, None)
-    stream.inflight = (3, None)  # the next answer is accepted: the referee simply goes on
+    assert (bridge.pending, bridge.inflight) == (3, None)
+    bridge.inflight = (3, None)  # the next answer is accepted: the referee simply goes on
     batch = referee_pb2.EventBatch(events=[events_pb2.Event(trick_won=events_pb2.TrickWon(winner=1, trick=0))])
-    stream._handle(referee_pb2.RefereeMessage(event_batch=batch), program)  # type: ignore[arg-type]
-    assert (stream.pending, stream.inflight) == (None, None)
+    await bridge.handle(referee_pb2.RefereeMessage(event_batch=batch))
+    assert (bridge.pending, bridge.inflight) == (None, None)
     assert sent[-1] == {"type": "event", "event": "trick_won", "winner": 1, "trick": 0}
 
 
@@ -337,7 +340,7 @@ for line in sys.stdin:
 def test_a_silent_program_is_left_to_the_referee_clock(ref: Referee, tmp_path: Path) -> None:
     bot_id, transcript, _ = stdio_bot(ref, "silent", write_program(tmp_path, "silent.py", SILENT), tmp_path)
     ids = [bot_id, proto_bot(ref, "p1"), proto_bot(ref, "p2")]
-    clock = game_pb2.Clock(decision_ms=100, max_strikes=2)
+    clock = game_pb2.Clock(decision_ms=1000, max_strikes=2)  # wide enough that the proto bots never time out
     match = ref.arena().wait(ref.arena().create("mizerka-short", ids, seed="silent", clock=clock), timeout_s=60)
     assert match.status == FINISHED
     record = match.results[0].seats[0]

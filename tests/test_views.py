@@ -1,4 +1,4 @@
-"""What each audience may see (RULES.md section 5): seat views, the spectator, FULL, and event streams.
+"""What each audience may see (docs/rules.md §10): seat views, the spectator, FULL, and event streams.
 
 Every test names the cards a view must show and checks the ones it must not; the random-game
 property in test_properties.py covers the same rule over whole games.
@@ -57,7 +57,7 @@ def test_with_choose_after_all_the_declarer_sees_its_whole_hand() -> None:
 
 @pytest.mark.parametrize("preset", ["trjamann", "mizerka"])
 def test_with_choose_after_all_every_seat_sees_its_own_hand_before_the_contract(preset: str) -> None:
-    """RULES.md 5: a non-declarer sees none of its cards before the contract only "when
+    """docs/rules.md §10.1: a non-declarer sees none of its cards before the contract only "when
     choose_after = 6". With "all" the whole deal is done before the choice (the 16-card presets,
     spoileri), so every player holds, and may look at, its whole hand."""
     game = Game(load_ruleset(preset, {"choose_after": "all"}), seed=3)
@@ -102,15 +102,19 @@ def test_after_the_contract_each_seat_sees_its_own_hand_only() -> None:
         assert _seen(game, seat) == HANDS[seat]
     view = project(game, 2)
     assert (view.contract, view.trump, view.declarer, view.dealer) == ("mizerka", None, 0, 2)
+    assert (view.contract_name, view.major, view.minus) == ("mizerka", False, True)
     assert view.quotas == (1, 5, 7)
     assert view.announcements == ((0, "contract", "mizerka"),)
 
 
 def test_quotas_follow_the_contract() -> None:
     game = _game()
-    assert project(game, 1).quotas is None
+    before = project(game, 1)
+    assert before.quotas is None and (before.contract_name, before.major, before.minus) == (None, False, False)
     game.apply(0, Choose("spades"))
-    assert project(game, 1).quotas == (7, 5, 1) and project(game, 1).trump == 0
+    view = project(game, 1)
+    assert view.quotas == (7, 5, 1) and view.trump == 0
+    assert (view.contract_name, view.major, view.minus) == ("spades", False, False)
 
 
 def test_blind_exchange_discards_and_takes_are_private_counts_are_public() -> None:
@@ -145,6 +149,26 @@ def test_cards_played_to_tricks_are_public() -> None:
         assert view.tricks_won == (1, 0, 0)
     assert _seen(game, SPECTATOR) == trick_cards
     assert _seen(game, 2) == (HANDS[2] - set(cards("2H"))) | trick_cards
+
+
+@pytest.mark.parametrize(("contract", "after_ruff"), [("spades", 1), ("notrump", 0)])
+def test_every_trick_tells_who_is_winning_it(contract: str, after_ruff: int) -> None:
+    """Seat 0 leads a club it took from the talon; seat 1, void, plays 2S: a ruff that wins the trick
+    so far in spades, a discard that does not in no-trump. Complete tricks: winning == winner."""
+    game = _game()
+    game.apply(0, Choose(contract))
+    game.apply(0, Exchange(cards("2D 3D")))  # takes 2C 3C from the talon top
+    pass_exchanges(game)
+    play(game, "2C")
+    assert [t.winning for t in project(game, SPECTATOR).tricks] == [0]  # the lead wins so far
+    play(game, "2S")
+    for audience in (0, 1, 2, SPECTATOR, FULL):
+        (current,) = project(game, audience).tricks
+        assert (current.winner, current.winning) == (None, after_ruff)
+    play(game, "2H")  # seat 2 holds hearts only: it neither follows nor trumps
+    (done,) = project(game, 2).tricks
+    assert done.winner == done.winning == after_ruff
+    assert view_to_dict(project(game, 2))["tricks"][0]["winning"] == after_ruff
 
 
 def test_a_new_deal_shows_only_its_own_tricks_but_every_result() -> None:
@@ -190,6 +214,8 @@ def test_in_a_major_only_the_effective_declarer_sees_the_talon() -> None:
     game = game_with("manni-major", PICK, first_dealer=2)
     game.apply(0, Choose("spades"))
     assert all(project(game, s).talon is None for s in range(3))  # nobody while majors are open
+    open_round = project(game, 2)
+    assert (open_round.contract, open_round.contract_name, open_round.major) == ("spades", "spades", False)
     game.apply(1, Major("spades"))
     game.apply(0, Major(None))
     game.apply(2, Major(None))
@@ -197,6 +223,7 @@ def test_in_a_major_only_the_effective_declarer_sees_the_talon() -> None:
     assert project(game, 0).talon is None and project(game, 2).talon is None
     view = project(game, 2)
     assert view.contract == "spades major" and view.declarer == 1 and view.caller == 0
+    assert (view.contract_name, view.major, view.minus) == ("spades", True, False)
     assert view.quotas == (1, 14, 1)
     assert view.announcements == ((0, "contract", "spades"), (1, "major", "spades"), (0, "major", None), (2, "major", None))
 

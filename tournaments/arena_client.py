@@ -9,7 +9,8 @@ import grpc
 from google.protobuf import struct_pb2
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc
-from server.referee.clock import ClockSettings
+from server.protocol import clock_to_proto
+from server.settings import ClockSettings
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)
 
@@ -35,13 +36,9 @@ class ArenaClient:
         opts = struct_pb2.Struct()
         opts.update(dict(options))
         request = arena_pb2.CreateMatchRequest(
-            preset=preset, options=opts, seed_text=seed, games=1, seats=list(seats), forfeit_seats=list(forfeits),
+            preset=preset, options=opts, seed_text=seed, games=1, clock=clock_to_proto(clock), seats=list(seats),
+            forfeit_seats=list(forfeits),
         )
-        request.clock.decision_ms = clock.decision_ms
-        request.clock.bank_ms = clock.bank_ms
-        request.clock.increment_ms = clock.increment_ms
-        request.clock.max_strikes = clock.max_strikes
-        request.clock.max_retries = clock.max_retries
         return self.stub.CreateMatch(request, metadata=self.metadata, timeout=30).match_id
 
     def wait(self, match_id: str, timeout_ms: int) -> arena_pb2.Match:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from server.engine.rules import RulesError, Ruleset, load_ruleset
-from server.referee.clock import ClockSettings
+from server.settings import ClockSettings
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("all", "rotate")
@@ -64,7 +64,6 @@ _TOP = {
     "startup_timeout_s": (int, float), "max_crashes": int, "seat_timeout_s": (int, float),
 }
 _BOT = {"name": str, "command": (str, list), "remote": bool}
-_CLOCK = {"decision_ms": int, "bank_ms": int, "increment_ms": int, "max_strikes": int, "max_retries": int}
 
 
 def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
@@ -113,10 +112,8 @@ def parse_league(text: str, path: Path) -> League:
         rules = load_ruleset(preset, options)
     except RulesError as e:
         raise LeagueError(f"{where}: {e}") from None
-    clock_raw = raw.get("clock", {})
-    _check(clock_raw, _CLOCK, f"{where}: [clock]")
     try:
-        clock = ClockSettings(**clock_raw)
+        clock = ClockSettings.from_table(raw.get("clock", {}))
     except ValueError as e:
         raise LeagueError(f"{where}: [clock]: {e}") from None
     bots = tuple(_bot(b, i, where) for i, b in enumerate(raw["bots"]))

@@ -23,14 +23,19 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from openskill.models import PlackettLuce
+
 from server.engine.cards import SUITS, format_card, format_cards
 from server.engine.dealing import Deal
 from server.engine.game import DealResult, Game
 from server.engine.rules import Ruleset, load_ruleset
 from server.engine.views import FULL, View, project
+from server.logverify import logged_action, replay_log
+from server.matchlog import ACTION_KINDS, entry_from_json
 from server.store import FINISHED, Store
 from tournaments.config import League
 from tournaments.stats import FAULTS, Standings
+from tournaments.store import LeagueStore, load_results
 
 ASSETS = Path(__file__).with_name("report_assets")
 ASSET_FILES = ("report.js", "report.css")
@@ -44,8 +49,6 @@ class ReportError(RuntimeError):
 def load_game(store: Store, match_id: str, game_index: int) -> tuple[Ruleset, list[str], Game]:
     """The one adapter to stored games: the ruleset, the seat names (as registered with the
     referee) and the engine ``Game`` rebuilt by replaying the stored log."""
-    from server.matchlog import entry_from_json
-    from server.replay import replay_log
 
     match = store.match(match_id)
     if match is None:
@@ -122,9 +125,6 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
     """Replay ``game`` step by step on a fresh Game fed with its logged deals, projecting FULL after
     each action. A deal that ends is shown as it ended (last trick and its winner), then the next
     deal as dealt, as a step of its own."""
-    from server.matchlog import ACTION_KINDS
-    from server.replay import logged_action
-
     log = game.log
     deals = iter([Deal(tuple(map(tuple, e[6])), tuple(e[7]), e[5]) for e in log if e[0] == "deal"])
     if not log or log[0][0] != "deal" or len(log[0]) < 8:
@@ -228,8 +228,6 @@ def _standings_json(result: Standings, disabled: dict[str, str]) -> list[dict[st
 
 def write_report(league: League, out: Path | str, warn: Callable[[str], None] | None = None) -> ReportSummary:
     """Write the league's site into ``out`` (created if needed; our files are overwritten)."""
-    from tournaments.runner import load_results
-
     out = Path(out)
     warn = warn or (lambda message: print(message, file=sys.stderr))
     if not league.db_path.exists():
@@ -239,7 +237,7 @@ def write_report(league: League, out: Path | str, warn: Callable[[str], None] | 
     for name in ASSET_FILES:
         shutil.copyfile(ASSETS / name, out / "assets" / name)
     summary = ReportSummary(out)
-    store = Store(league.db_path)
+    store = LeagueStore(league.db_path)
     try:
         result = load_results(store, league)
         rows = store.league_games(league.name)
@@ -285,7 +283,6 @@ def write_report(league: League, out: Path | str, warn: Callable[[str], None] | 
 
 
 def _initial_ordinal() -> float:
-    from openskill.models import PlackettLuce
 
     return float(PlackettLuce().rating().ordinal())
 

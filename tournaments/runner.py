@@ -27,11 +27,12 @@ import grpc  # noqa: E402
 import trio  # noqa: E402
 
 from mizerka_proto import arena_pb2
-from server.store import FINISHED, RUNNING, Store, StoreError
+from server.store import FINISHED, RUNNING, StoreError
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.config import BotSpec, League
 from tournaments.schedule import Slot, schedule
-from tournaments.stats import GameResult, Standings, standings
+from tournaments.stats import Standings
+from tournaments.store import LeagueStore, load_results
 
 BIN = Path(sys.executable).parent
 Report = Callable[[str, dict[str, Any]], None]
@@ -91,19 +92,6 @@ def fingerprint(league: League) -> dict[str, Any]:
     }
 
 
-def load_results(store: Store, league: League) -> Standings:
-    rows = store.league_games(league.name)
-    games = [
-        GameResult(r["key"], r["unit"], tuple(r["seats"]), tuple(r["totals"]), tuple(r["faults"]))
-        for r in rows if r["status"] == FINISHED
-    ]
-    bots = store.league_bots(league.name)
-    return standings(
-        [b.name for b in league.bots], games, {b["name"]: b["crashes"] for b in bots},
-        [b["name"] for b in bots if b["disabled"]],
-    )
-
-
 class LocalReferee:
     """`mizerka serve` as a child process on the league's database, restarted if it dies."""
 
@@ -149,7 +137,7 @@ class LocalReferee:
 
 
 class LeagueRunner:
-    def __init__(self, league: League, store: Store, client: ArenaClient, report: Report,
+    def __init__(self, league: League, store: LeagueStore, client: ArenaClient, report: Report,
                  referee: LocalReferee | None = None) -> None:
         self.league = league
         self.store = store
@@ -291,7 +279,7 @@ async def run_league(league: League, report: Report, server: str | None = None, 
     if fresh and server is None:  # the league's own database, its local referee's too: start it anew
         for suffix in ("", "-wal", "-shm"):
             Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
-    store = Store(league.db_path)
+    store = LeagueStore(league.db_path)
     try:
         if fresh:
             store.drop_league(league.name)
@@ -314,7 +302,7 @@ async def run_league(league: League, report: Report, server: str | None = None, 
         store.close()
 
 
-async def _play(league: League, store: Store, report: Report, server: str | None, token: str, todo: list[Slot]) -> None:
+async def _play(league: League, store: LeagueStore, report: Report, server: str | None, token: str, todo: list[Slot]) -> None:
     async with trio.open_nursery() as nursery:
         referee = None
         if server is None:

@@ -9,25 +9,37 @@ import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
+from scipy.special import stdtrit  # Student t quantiles: scipy.stats.t.ppf, without importing scipy.stats (~1 s)
 
-# Two-sided 95% Student t quantiles by degrees of freedom; above 30 the nearest lower entry is
-# used (conservative), and 1.96 beyond 120.
-_T975 = {
-    1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
-    11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110, 18: 2.101, 19: 2.093,
-    20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048,
-    29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980,
-}
 FAULTS = ("timeouts", "refusals", "defaults", "forfeits", "disconnects")
 
 
-def t975(df: int) -> float:
-    if df > 120:
-        return 1.96
-    return _T975[max(d for d in _T975 if d <= df)]
+class MeanCI(NamedTuple):
+    """A mean with its 95% confidence interval; ``lo`` and ``hi`` are None when there is none."""
+
+    mean: float
+    lo: float | None
+    hi: float | None
+
+    @property
+    def half_width(self) -> float | None:
+        return None if self.hi is None else self.hi - self.mean
+
+
+def mean_ci95(values: Sequence[float]) -> MeanCI:
+    """The mean of ``values`` with its two-sided 95% Student t interval (exact quantiles for every
+    sample size, so small and large samples are treated alike). One value has no spread to
+    estimate: its interval is None rather than a made-up width."""
+    if not values:
+        raise ValueError("a mean needs at least one value")
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return MeanCI(mean, None, None)
+    half = float(stdtrit(len(values) - 1, 0.975)) * statistics.stdev(values) / math.sqrt(len(values))
+    return MeanCI(mean, mean - half, mean + half)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +129,7 @@ def standings(
         line.mean = line.points / line.games if line.games else 0.0
         unit_means = [statistics.fmean(v) for v in per_unit[bot].values()]
         line.sets = len(unit_means)
-        if len(unit_means) >= 2:
-            line.ci95 = t975(len(unit_means) - 1) * statistics.stdev(unit_means) / math.sqrt(len(unit_means))
+        line.ci95 = mean_ci95(unit_means).half_width if unit_means else None
         line.crashes = (crashes or {}).get(bot, 0)
         line.disabled = bot in set(disabled)
     order = sorted(lines.values(), key=lambda b: (-b.ordinal, -b.mean, b.name))

@@ -28,17 +28,13 @@ const HCP = { A: 4, K: 3, Q: 2, J: 1 };
 const rank = (card) => RANKS.indexOf(card[0]);
 const suit = (card) => card[1];
 
-/** Whether `card`, played later, beats `best`, the card winning the trick so far. */
+/**
+ * Whether `card`, if played now, would beat `best`, the card winning the trick so far (the referee
+ * says which that is: Trick.winning): for weighing the cards the bot might play.
+ */
 function beats(card, best, trump) {
   if (card[1] === best[1]) return rank(card) > rank(best);
   return Boolean(trump) && card[1] === trump;
-}
-
-/** Index (in play order) of the card winning `cards` so far. */
-function trickWinner(cards, trump) {
-  let best = 0;
-  for (let i = 1; i < cards.length; i++) if (beats(cards[i], cards[best], trump)) best = i;
-  return best;
 }
 
 function suitLengths(cards) {
@@ -178,19 +174,18 @@ class Turn {
     this.players = this.ruleset.players || this.view.players.length;
     this.contracts = new Map((this.ruleset.contracts || []).map((c) => [c.name, c]));
     this.trump = this.view.trump || '';
-    const label = this.view.contract || '';
-    this.major = label.endsWith(' major');
-    const info = this.contracts.get(label.replace(/ major$/, ''));
-    this.minus = Boolean(info && info.minus && !this.major);
+    this.minus = Boolean(this.view.contract_minus);
     const last = this.view.tricks[this.view.tricks.length - 1];
-    this.trick = last && last.winner === undefined ? last.plays.map((p) => p.card) : [];
+    const current = last && last.winner === undefined ? last : null;  // the trick in progress
+    this.trick = current ? current.plays.map((p) => p.card) : [];
+    // The card winning the trick so far: the referee says whose it is (Trick.winning).
+    this.winningCard = current ? current.plays.find((p) => p.seat === current.winning).card : null;
     this.played = new Set();
     for (const t of this.view.tricks) for (const p of t.plays) this.played.add(p.card);
   }
 
   get leading() { return this.trick.length === 0; }
   get ledSuit() { return this.trick.length ? this.trick[0][1] : null; }
-  get winningCard() { return this.trick.length ? this.trick[trickWinner(this.trick, this.trump)] : null; }
   get toPlayAfterMe() { return this.players - this.trick.length - 1; }
 
   legalOf(which) {
@@ -377,5 +372,5 @@ function decide(request) {
 }
 
 module.exports = {
-  DECK, RANKS, SUITS, rank, suit, beats, trickWinner, fit, fitZ, sureTricks, cardValue, decide, fallback, Turn,
+  DECK, RANKS, SUITS, rank, suit, beats, fit, fitZ, sureTricks, cardValue, decide, fallback, Turn,
 };

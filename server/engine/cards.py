@@ -1,4 +1,4 @@
-"""Cards as small integers and hands as 52-bit masks, with the text notation of RULES.md section 1.
+"""Cards as small integers and hands as 52-bit masks, with the text notation of docs/rules.md §1.2.
 
 A card is ``suit * 13 + rank`` with suits S, H, D, C = 0..3 and ranks 2..A = 0..12, so a suit is a
 contiguous 13-bit field of a hand mask and "highest card of a suit" is one ``bit_length`` away.
@@ -25,7 +25,7 @@ FIELD_CARDS = tuple(tuple(tuple(13 * s + r for r in ranks) for ranks in _RANKS_O
 
 
 class CardError(ValueError):
-    """A text that is not a card in RULES.md notation."""
+    """A text that is not a card in the notation of docs/rules.md §1.2."""
 
 
 def suit_of(card: int) -> int:

@@ -8,7 +8,7 @@ random playout allocates little (``tests/bench/bench_engine.py`` measures it). A
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -65,6 +65,21 @@ _SEATS = range(max(r.players for r in PRESETS.values()))
 _PLAY_LOG = tuple(tuple(("play", s, c) for c in range(52)) for s in _SEATS)
 _TRICK_LOG = tuple(("trick", s) for s in _SEATS)
 _SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in _SEATS)
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far: the rule of
+    docs/rules.md §4.5, the one place it is coded (the engine scores with it, views tell it to players)."""
+    best_seat, best = trick[0]
+    suit = best // 13
+    for s, c in trick:  # the leader's own card neither beats nor trumps itself
+        cs = c // 13
+        if cs == suit:
+            if c > best:
+                best_seat, best = s, c
+        elif cs == trump:
+            best_seat, best, suit = s, c, cs
+    return best_seat
 
 
 class IllegalAction(Exception):
@@ -309,7 +324,7 @@ class Game:
         return tuple(a for i, choices in enumerate(self._choices) if not used >> i & 1 for a in choices)
 
     def _major_options(self, seat: int) -> list[Contract]:
-        """Contracts ``seat`` may announce as major now (RULES.md 4.2)."""
+        """Contracts ``seat`` may announce as major now (docs/rules.md §6)."""
         C = self.announced
         assert C is not None
         used = self.used[seat]
@@ -480,7 +495,7 @@ class Game:
         if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
             return
-        winner = self._trick_winner(trick)
+        winner = trick_winner(trick, self.trump)
         self.tricks[winner] += 1
         self.trick_no += 1
         self.log.append(_TRICK_LOG[winner])
@@ -500,19 +515,6 @@ class Game:
         points = [0] * self.n
         points[seat] = -10
         self._end_deal(points, void=True, revoker=seat)
-
-    def _trick_winner(self, trick: list[tuple[int, int]]) -> int:
-        best_seat, best = trick[0]
-        suit = best // 13
-        trump = self.trump
-        for s, c in trick:  # the leader's own card neither beats nor trumps itself
-            cs = c // 13
-            if cs == suit:
-                if c > best:
-                    best_seat, best = s, c
-            elif cs == trump:
-                best_seat, best, suit = s, c, cs
-        return best_seat
 
     def _score(self) -> list[int]:
         n, E, t = self.n, self.declarer, self.tricks

@@ -1,4 +1,4 @@
-"""Rulesets as data: every preset of RULES.md is a frozen Ruleset, and options are a validated diff.
+"""Rulesets as data: every preset of docs/rules.md §2 is a frozen Ruleset, and options are a validated diff.
 
 Like python-chess's variants, a preset is a small declarative description of one shared engine;
 the engine reads these fields and never branches on the preset's name.
@@ -18,7 +18,7 @@ DECLARER_MODES = ("alternate", "continuous", "dealer", "continuous-dealer")
 REVOKE_MODES = ("reject", "penalty")
 TIEBREAK_MODES = ("none", "random", "lowest")
 MISERE_MODES = ("reversed", "same")
-MAJOR_QUOTA = 14  # RULES.md 4.2: the effective declarer of a major needs 14, each other player 1.
+MAJOR_QUOTA = 14  # docs/rules.md §6.4: the effective declarer of a major needs 14, each other player 1.
 
 
 class RulesError(ValueError):
@@ -52,7 +52,7 @@ _MIZERKA_CONTRACTS = (
     Contract("notrump"),
     Contract("mizerka", minus=True),
 )
-# Major contests rank grand > hearts > spades > diamonds > clubs (RULES.md 4.2).
+# Major contests rank grand > hearts > spades > diamonds > clubs (docs/rules.md §6.3).
 _MANNI_CONTRACTS = (
     _suit_contract("spades", 3),
     _suit_contract("hearts", 4),
@@ -249,7 +249,7 @@ def _quotas(name: str, value: Any, base: Ruleset) -> tuple[int, ...]:
 
 
 def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Ruleset:
-    """The preset with the options of RULES.md section 3 applied and checked."""
+    """The preset with the options of docs/rules.md §9 applied and checked."""
     if preset not in _BASES:
         raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(_BASES)}")
     base = _BASES[preset]

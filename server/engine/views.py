@@ -1,4 +1,4 @@
-"""The one projection from a game to what an audience may know (RULES.md section 5).
+"""The one projection from a game to what an audience may know (docs/rules.md §10).
 
 An audience is a seat number, :data:`SPECTATOR` (public information only) or :data:`FULL` (everything,
 for logs and finished matches). The referee, the spectator stream, logs and replays all call
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from server.engine.cards import format_card, format_cards, mask_cards
-from server.engine.game import DealResult, Decision, Game, Phase
-from server.engine.rules import MAJOR_QUOTA
+from server.engine.cards import SUITS, format_card, format_cards, mask_cards
+from server.engine.game import DealResult, Decision, Game, Phase, trick_winner
+from server.engine.rules import MAJOR_QUOTA, Ruleset
 
 SPECTATOR = -1
 FULL = -2
@@ -21,6 +21,7 @@ class TrickView(NamedTuple):
     leader: int
     cards: tuple[tuple[int, int], ...]  # (seat, card) in play order
     winner: int | None  # None while the trick is in progress
+    winning: int  # the seat winning so far (== winner once complete), so that no player recomputes it
 
 
 class View(NamedTuple):
@@ -35,7 +36,10 @@ class View(NamedTuple):
     dealer: int
     caller: int  # who announced the contract first
     declarer: int  # effective declarer once settled (== caller until then)
-    contract: str | None
+    contract: str | None  # the label: "hearts", "hearts major"
+    contract_name: str | None  # the ruleset's name of the contract, without " major"
+    major: bool  # a major contract is settled
+    minus: bool  # the contract announced is a minus contract
     trump: int | None
     hands: tuple[tuple[int, ...] | None, ...]  # per seat; None where this audience may not see it
     hand_sizes: tuple[int, ...]
@@ -92,14 +96,20 @@ def _visible_talon(game: Game, audience: int) -> tuple[int, ...] | None:
     return tuple(game.talon) if saw else None
 
 
+def contract_quotas(rules: Ruleset, declarer: int, minus: bool, major: bool) -> tuple[int, ...]:
+    """Each seat's quota for a settled contract (docs/rules.md §5.1 and §6.4): the one lookup, so that the
+    views and the ContractSettled event agree and no client needs the tables."""
+    n = rules.players
+    if major:
+        return tuple(MAJOR_QUOTA if s == declarer else 1 for s in range(n))
+    table = rules.quotas_minus if minus else rules.quotas_plus
+    return tuple(table[(s - declarer) % n] for s in range(n))
+
+
 def _quotas(game: Game) -> tuple[int, ...] | None:
     if game.contract is None or game.phase == Phase.WAITING:
         return None
-    n, E = game.n, game.declarer
-    if game.major:
-        return tuple(MAJOR_QUOTA if s == E else 1 for s in range(n))
-    table = game.rules.quotas_minus if game.contract.minus else game.rules.quotas_plus
-    return tuple(table[(s - E) % n] for s in range(n))
+    return contract_quotas(game.rules, game.declarer, game.contract.minus, game.major)
 
 
 def project(game: Game, audience: int) -> View:
@@ -119,12 +129,14 @@ def project(game: Game, audience: int) -> View:
                     leader = e[1]
                 cards.append((e[1], e[2]))
             elif kind == "trick":
-                tricks.append(TrickView(leader, tuple(cards), e[1]))
+                tricks.append(TrickView(leader, tuple(cards), e[1], e[1]))
                 cards = []
         if cards:
-            tricks.append(TrickView(leader, tuple(cards), None))
+            tricks.append(TrickView(leader, tuple(cards), None, trick_winner(cards, game.trump)))
     decision = game.decision() if audience >= 0 and game.to_act == audience else None
     names = [c.name for c in game.rules.contracts]
+    # The settled contract, else the one announced before the major round, else none yet.
+    shown = None if waiting else game.contract or game.announced
     return View(
         audience=audience,
         phase=game.phase,
@@ -135,10 +147,11 @@ def project(game: Game, audience: int) -> View:
         dealer=-1 if waiting else game.dealer,
         caller=-1 if waiting else game.caller,
         declarer=-1 if waiting else game.declarer,
-        contract=None if waiting or game.contract is None and game.announced is None else (
-            game.contract_label if game.contract is not None else game.announced.name  # type: ignore[union-attr]
-        ),
-        trump=None if waiting else game.trump if (game.contract or game.announced) else None,
+        contract=None if shown is None else game.contract_label if game.contract is not None else shown.name,
+        contract_name=None if shown is None else shown.name,
+        major=not waiting and game.major,
+        minus=shown is not None and shown.minus,
+        trump=None if shown is None else game.trump,
         hands=tuple(None if waiting else _visible_hand(game, audience, s) for s in range(n)),
         hand_sizes=tuple(0 if waiting else game.hands[s].bit_count() for s in range(n)),
         talon=None if waiting else _visible_talon(game, audience),
@@ -193,9 +206,7 @@ def cards_in(view: View) -> set[int]:
 
 
 def view_to_dict(view: View, names: list[str] | None = None) -> dict[str, Any]:
-    """A JSON-ready rendering in RULES.md card notation (used by logs and the stdio protocol)."""
-    from server.engine.cards import SUITS
-
+    """A JSON-ready rendering in the card notation of docs/rules.md §1.2 (used by logs and the stdio protocol)."""
     def cards(cs: tuple[int, ...] | None) -> list[str] | None:
         return None if cs is None else format_cards(cs)
 
@@ -209,6 +220,9 @@ def view_to_dict(view: View, names: list[str] | None = None) -> dict[str, Any]:
         "caller": view.caller,
         "declarer": view.declarer,
         "contract": view.contract,
+        "contract_name": view.contract_name,
+        "major": view.major,
+        "minus": view.minus,
         "trump": None if view.trump is None else SUITS[view.trump],
         "hands": [cards(h) for h in view.hands],
         "hand_sizes": list(view.hand_sizes),
@@ -218,7 +232,8 @@ def view_to_dict(view: View, names: list[str] | None = None) -> dict[str, Any]:
         "discards": [cards(d) for d in view.discards],
         "taken": [cards(t) for t in view.taken],
         "tricks": [
-            {"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner}
+            {"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner,
+             "winning": t.winning}
             for t in view.tricks
         ],
         "tricks_won": list(view.tricks_won),

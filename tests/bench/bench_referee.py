@@ -56,8 +56,8 @@ import sysinfo
 from sysinfo import cpu_seconds
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.engine.rules import load_ruleset
-from server.referee.clock import ClockSettings
 from server.referee.match import GameRunner
+from server.settings import ClockSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -77,7 +77,7 @@ PROFILE_SNIPPET = """
 import cProfile, sys
 out = sys.argv[1]
 sys.argv = ["mizerka", *sys.argv[2:]]
-from server.cli import main
+from tournaments.cli import main
 cProfile.run("main()", out)
 """
 DEFINITIONS = """\

@@ -192,7 +192,8 @@ struct Turn {
   int players;
   std::string trump;
   bool minus = false;
-  Cards trick;  // the trick in progress, in play order
+  Cards trick;          // the trick in progress, in play order
+  std::string winning;  // the card winning it so far: Trick.winning says whose it is
   CardSet played;
 
   explicit Turn(const DecisionRequest& r)
@@ -202,15 +203,14 @@ struct Turn {
     }
     players = ruleset.players() ? static_cast<int>(ruleset.players()) : view.players_size();
     trump = view.trump();
-    std::string label = view.contract();
-    bool major = label.size() > 6 && label.compare(label.size() - 6, 6, " major") == 0;
-    if (major) label = label.substr(0, label.size() - 6);
-    const auto* info = Contract(label);
-    minus = info && info->minus() && !major;
+    minus = view.contract_minus();
     if (view.tricks_size() > 0) {
       const auto& last = view.tricks(view.tricks_size() - 1);
       if (!last.has_winner())
-        for (const auto& p : last.plays()) trick.push_back(p.card());
+        for (const auto& p : last.plays()) {
+          trick.push_back(p.card());
+          if (p.seat() == last.winning()) winning = p.card();
+        }
     }
     for (const auto& t : view.tricks())
       for (const auto& p : t.plays()) played.insert(p.card());
@@ -224,12 +224,6 @@ struct Turn {
 
   bool Leading() const { return trick.empty(); }
   int ToPlayAfterMe() const { return players - static_cast<int>(trick.size()) - 1; }
-  std::string Winning() const {
-    std::string best = trick.front();
-    for (const auto& c : trick)
-      if (Beats(c, best, trump)) best = c;
-    return best;
-  }
 
   // Cards that may still be in another hand: not mine, not played, not out of play to my knowledge.
   CardSet Unseen() const {
@@ -366,7 +360,7 @@ std::string PlayPlus(const Turn& turn, const Cards& legal, const CardSet& unseen
     std::string longest = MaxBy(pool, [&](const std::string& c) { return std::make_tuple(lengths[c[1]], -Rank(c)); });
     return MinBy(Filter(pool, [&](const std::string& c) { return c[1] == longest[1]; }), Rank);
   }
-  std::string best = turn.Winning();
+  const std::string& best = turn.winning;
   Cards winners = Filter(legal, [&](const std::string& c) { return Beats(c, best, trump); });
   auto cheapest = [&](const Cards& cards) {
     return MinBy(cards, [&](const std::string& c) { return std::make_tuple(is_trump(c) ? 1 : 0, Rank(c)); });
@@ -396,7 +390,7 @@ std::string PlayMinus(const Turn& turn, const Cards& legal, const CardSet& unsee
       return std::make_tuple(above == 0 ? 1 : 0, below, Rank(c));
     });
   }
-  std::string best = turn.Winning();
+  const std::string& best = turn.winning;
   if (legal.front()[1] == turn.trick.front()[1]) {
     Cards losers = Filter(legal, [&](const std::string& c) { return !Beats(c, best, ""); });
     return MaxBy(losers.empty() ? legal : losers, Rank);

@@ -17,7 +17,8 @@ extern const std::string kSuits;  // "SHDC"
 const std::vector<std::string>& Deck();
 
 int Rank(const std::string& card);
-// Whether `card`, played later, beats `best`, the card winning the trick so far.
+// Whether `card`, if played now, would beat `best`, the card winning the trick so far (the referee
+// says which that is: Trick.winning): for weighing the cards the bot might play.
 bool Beats(const std::string& card, const std::string& best, const std::string& trump);
 
 // The bot's answer to one DecisionRequest.

@@ -12,12 +12,17 @@ const CONTRACTS = [
 ];
 const RULESET = { preset: 'mizerka', players: 3, hand_size: 13, contracts: CONTRACTS };
 
-function request({ kind, hand, contract = '', trump = '', trick = null, legal = [], exchange = null, seat = 0 }) {
+// `trick`: the trick in progress as [seat, card] pairs; `winning`: the seat the referee says wins it.
+function request({ kind, hand, contract = '', trump = '', trick = null, winning, legal = [], exchange = null, seat = 0 }) {
   const players = [0, 1, 2].map((s) => ({ seat: s, hand: s === seat ? hand : [], discarded: [], taken: [] }));
-  const tricks = trick ? [{ leader: trick[0][0], plays: trick.map(([s, card]) => ({ seat: s, card })) }] : [];
+  const tricks = trick ? [{ leader: trick[0][0], plays: trick.map(([s, card]) => ({ seat: s, card })), winning }] : [];
+  const info = CONTRACTS.find((c) => c.name === contract);
   return {
     turn: 7, kind, ruleset: RULESET, events: [], exchange,
-    view: { seat, players, tricks, contract, trump, talon: [], talon_known: false },
+    view: {
+      seat, players, tricks, contract, contract_name: contract, contract_major: false,
+      contract_minus: Boolean(info && info.minus), trump, talon: [], talon_known: false,
+    },
     legal_actions: legal.map((body) => ({ turn: 7, ...body })),
   };
 }
@@ -26,31 +31,37 @@ const card = (action) => action.play_card.card;
 
 test('plus contract, last to play: the cheapest card that wins', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', 'JH', 'AH', '2S'], contract: 'spades', trump: 'S',
-    trick: [[1, '9H'], [2, 'TH']], legal: plays(['7H', 'JH', 'AH']) });
+    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', 'JH', 'AH']) });
   assert.equal(card(decide(r)), 'JH');
+});
+
+test('plus contract: the card to beat is the one Trick.winning names (a ruff is not overtaken by following)', () => {
+  const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', 'JH', 'AH', '2D'], contract: 'spades', trump: 'S',
+    trick: [[1, '9H'], [2, '2S']], winning: 2, legal: plays(['7H', 'JH', 'AH']) });
+  assert.equal(card(decide(r)), '7H');
 });
 
 test('plus contract, cannot win: the cheapest card', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', '2S'], contract: 'notrump',
-    trick: [[1, 'AH']], legal: plays(['7H', '8H']) });
+    trick: [[1, 'AH']], winning: 1, legal: plays(['7H', '8H']) });
   assert.equal(card(decide(r)), '7H');
 });
 
 test('plus contract, void in the led suit: ruff as low as wins', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['5S', 'KS', '2D'], contract: 'spades', trump: 'S',
-    trick: [[1, '9H'], [2, 'AH']], legal: plays(['5S', 'KS', '2D']) });
+    trick: [[1, '9H'], [2, 'AH']], winning: 2, legal: plays(['5S', 'KS', '2D']) });
   assert.equal(card(decide(r)), '5S');
 });
 
 test('minus contract: the highest card that still loses', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', 'JH', 'AS'], contract: 'mizerka',
-    trick: [[1, '9H'], [2, 'TH']], legal: plays(['7H', '8H', 'JH']) });
+    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', '8H', 'JH']) });
   assert.equal(card(decide(r)), '8H');
 });
 
 test('minus contract, void: throw the most dangerous card', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['3S', 'KS', 'AD', '2C'], contract: 'mizerka',
-    trick: [[1, '9H']], legal: plays(['3S', 'KS', 'AD', '2C']) });
+    trick: [[1, '9H']], winning: 1, legal: plays(['3S', 'KS', 'AD', '2C']) });
   assert.equal(card(decide(r)), 'AD');
 });
 
@@ -98,7 +109,7 @@ test('every play is one of the legal actions', () => {
       const follow = hand.filter((c) => c[1] === led[1]);
       const legal = follow.length ? follow : hand;
       const r = request({ kind: 'DECISION_KIND_PLAY', hand, contract, trump: contract === 'spades' ? 'S' : '',
-        trick: [[2, led]], legal: plays(legal) });
+        trick: [[2, led]], winning: 2, legal: plays(legal) });
       assert.ok(legal.includes(card(decide(r))));
     }
   }

@@ -14,6 +14,8 @@ Write a bot::
   ``play``; hooks ``on_game_start``, ``on_event``, ``on_game_end``, ``on_error``), :class:`FunctionBot`;
 - :class:`Turn`: one DecisionRequest with typed accessors and action builders;
 - :func:`run` / :func:`run_async`: connect N streams to a referee and play;
+- :class:`BotSession`: a bot fed the referee's messages with no transport (what ``run`` does per
+  stream; for driving bots offline);
 - :mod:`mizerka.cards`: card-string helpers; :mod:`mizerka.bots`: example bots (``BOTS``);
 - the generated protocol stubs are the package ``mizerka_proto`` (``from mizerka_proto import referee_pb2``).
 """
@@ -31,6 +33,7 @@ from mizerka.runtime import (
     run,
     run_async,
 )
+from mizerka.session import BotSession
 from mizerka.turn import CONTRACT, EXCHANGE, MAJOR, PLAY, BadAction, TrickState, Turn
 
 __version__ = "0.2.0"
@@ -46,6 +49,7 @@ __all__ = [
     "Answer",
     "BadAction",
     "Bot",
+    "BotSession",
     "FunctionBot",
     "MizerkaError",
     "RefereeRefused",

@@ -7,7 +7,7 @@ Pure Python, no dependency on the server.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 __all__ = [
     "RANKS",
@@ -25,7 +25,6 @@ __all__ = [
     "highest",
     "lowest",
     "beats",
-    "trick_winner",
 ]
 
 RANKS = "23456789TJQKA"
@@ -101,18 +100,8 @@ def lowest(cards: Iterable[str]) -> str:
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
-    """Whether ``card`` played later beats ``best``, the card winning the trick so far."""
+    """Whether ``card``, if played now, would beat ``best``, the card winning the trick so far
+    (``Turn.winning`` tells which that is): for weighing the cards you might play."""
     if card[1] == best[1]:
         return rank(card) > rank(best)
     return bool(trump) and card[1] == trump
-
-
-def trick_winner(cards: Sequence[str], trump: str | None = None) -> int:
-    """The index in ``cards`` (in play order, the lead first) of the card that wins so far."""
-    if not cards:
-        raise ValueError("an empty trick has no winner")
-    best = 0
-    for i in range(1, len(cards)):
-        if beats(cards[i], cards[best], trump):
-            best = i
-    return best

@@ -2,12 +2,11 @@
 
 ``run(bot_factory, server, token, parallel=N, games=None)`` opens N ``Referee.Play`` streams on one
 ``grpc.aio`` channel. Each stream is one seat with its own Bot (a new one from ``bot_factory``);
-it says Hello, reads Welcome, then plays every game the referee seats it in:
+it says Hello, reads Welcome, then hands every message of the games the referee seats it in to
+a :class:`~mizerka.session.BotSession` (hooks, ``decide``, the bounded retry) and sends its answers.
 
-- GameStart -> ``on_game_start``; Event -> ``on_event``; GameEnd -> ``on_game_end``;
-- DecisionRequest -> ``decide`` -> Action (the fallback if the bot raises or answers garbage);
-- ActionError with ``retry`` -> ``on_error``, then one more answer (see :func:`mizerka.bot.retry_answer`:
-  bounded, never a loop).
+The runner is generic over a :class:`StreamHandler` per stream: the stdio bridge
+(:mod:`mizerka.stdio`) plays on the same runner, with its own handler.
 
 Connections are retried politely: UNAVAILABLE or a dropped stream reconnects after a capped,
 jittered exponential backoff (0.2 s doubling up to 10 s, reset by every Welcome). UNAUTHENTICATED,
@@ -25,25 +24,29 @@ import asyncio
 import logging
 import os
 import random
-from collections.abc import Callable
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 import grpc.aio
 
-from mizerka.bot import Answer, Bot, answer, bot_name, call_hook, retry_answer
-from mizerka.turn import Turn
-from mizerka_proto import game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka.bot import Bot, bot_name
+from mizerka.session import BotSession
+from mizerka_proto import referee_pb2, referee_pb2_grpc
 
 __all__ = [
     "DEFAULT_SERVER",
     "ENV_PARALLEL",
     "ENV_SERVER",
     "ENV_TOKEN",
+    "Backoff",
     "MizerkaError",
     "RefereeRefused",
     "RunStats",
+    "StreamHandler",
+    "StreamStats",
     "launch_settings",
     "parallel_setting",
     "run",
@@ -92,16 +95,22 @@ class _Dropped(Exception):
 
 
 @dataclass
-class RunStats:
-    """What a run did (the same object is filled in as the run goes, also when interrupted)."""
+class StreamStats:
+    """What the runner counts for any handler (filled in as the run goes, also when interrupted)."""
 
     games: int = 0  #: GameEnd messages received, over all streams
-    decisions: int = 0  #: DecisionRequests answered
-    fallbacks: int = 0  #: answers the SDK sent for a bot that raised, answered garbage or was refused
-    refusals: int = 0  #: ActionErrors received
     connects: int = 0  #: Welcomes received (the first connection of each stream included)
     reconnects: int = 0  #: reconnect attempts after a dropped stream
     interrupted: bool = False  #: stopped by Ctrl-C
+
+
+@dataclass
+class RunStats(StreamStats):
+    """What a run of SDK bots did."""
+
+    decisions: int = 0  #: DecisionRequests answered
+    fallbacks: int = 0  #: answers the SDK sent for a bot that raised, answered garbage or was refused
+    refusals: int = 0  #: ActionErrors received
 
 
 def launch_settings(server: str | None = None, token: str | None = None) -> tuple[str, str]:
@@ -139,10 +148,21 @@ def parallel_setting(parallel: int | None = None) -> int:
     return value
 
 
-def _backoff(failures: int, initial: float, cap: float) -> float:
-    """Capped exponential backoff with jitter: a delay in [d/2, d] with d = initial * 2**(failures-1)."""
-    d = min(cap, initial * (2 ** max(0, failures - 1)))
-    return random.uniform(d / 2, d)
+@dataclass(frozen=True)
+class Backoff:
+    """Capped exponential backoff with jitter: the SDK's one reconnect (and restart) schedule.
+
+    The delay after ``failures`` failures in a row is drawn from [d/2, d], d = initial * 2**(failures-1)
+    capped at ``cap``: growing, so a referee that is down is not hammered, and jittered, so that many
+    bots cut off together do not all come back in the same instant.
+    """
+
+    initial: float = 0.2
+    cap: float = 10.0
+
+    def delay(self, failures: int) -> float:
+        d = min(self.cap, self.initial * 2 ** max(0, failures - 1))
+        return random.uniform(d / 2, d)
 
 
 def _drop_reason(error: grpc.aio.AioRpcError, server: str) -> str:
@@ -153,19 +173,7 @@ def _drop_reason(error: grpc.aio.AioRpcError, server: str) -> str:
     return f"{code.name}: {error.details()}"
 
 
-async def _pause_before_reconnect(runner: Any, index: int, failures: int, reason: str) -> None:
-    """Count a lost connection of stream ``index`` and wait its backoff; MizerkaError once
-    ``runner.max_reconnects`` consecutive attempts have failed. Shared with mizerka.stdio."""
-    runner.stats.reconnects += 1
-    if runner.max_reconnects is not None and failures > runner.max_reconnects:
-        raise MizerkaError(f"{runner.server}: gave up after {runner.max_reconnects} reconnect attempts; last error: {reason}")
-    delay = _backoff(failures, runner.backoff_initial, runner.backoff_max)
-    log.warning("stream %d: %s; reconnecting to %s in %.2f s", index, reason, runner.server, delay)
-    await asyncio.sleep(delay)
-
-
-def _channel(server: str, max_message_bytes: int, backoff_initial: float, backoff_max: float) -> grpc.aio.Channel:
-    """The channel to the referee that both the SDK runtime and the stdio bridge (mizerka.stdio) use."""
+def _channel(server: str, max_message_bytes: int, backoff: Backoff) -> grpc.aio.Channel:
     options = [
         ("grpc.max_receive_message_length", max_message_bytes),
         ("grpc.max_send_message_length", max_message_bytes),
@@ -174,230 +182,241 @@ def _channel(server: str, max_message_bytes: int, backoff_initial: float, backof
         ("grpc.keepalive_timeout_ms", 20_000),
         # gRPC's own reconnect backoff (1 s growing to 120 s by default) would make our attempts
         # fail fast for minutes after a long outage: keep it within our own schedule.
-        ("grpc.initial_reconnect_backoff_ms", max(1, int(backoff_initial * 1000))),
-        ("grpc.min_reconnect_backoff_ms", max(1, int(backoff_initial * 1000))),
-        ("grpc.max_reconnect_backoff_ms", max(1, int(backoff_max * 1000))),
+        ("grpc.initial_reconnect_backoff_ms", max(1, int(backoff.initial * 1000))),
+        ("grpc.min_reconnect_backoff_ms", max(1, int(backoff.initial * 1000))),
+        ("grpc.max_reconnect_backoff_ms", max(1, int(backoff.cap * 1000))),
     ]
     return grpc.aio.insecure_channel(server, options=options)
 
 
-async def _wait_all(tasks: list[asyncio.Task[Any]]) -> None:
-    """Wait until every task has ended; the first to fail raises its exception here."""
-    pending = set(tasks)
-    while pending:
-        finished, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-        for t in finished:
-            if not t.cancelled() and t.exception() is not None:
-                raise t.exception()  # type: ignore[misc]
+class StreamHandler(ABC):
+    """What plays behind one Play stream. The runner owns the stream (Hello, Welcome, reconnects,
+    game counting, closing); a handler only answers. SDK bots and the stdio bridge are two handlers
+    on the one runner. The optional steps do nothing by default."""
 
+    @abstractmethod
+    def hello(self) -> referee_pb2.Hello:
+        """The Hello to open each stream with; the runner fills in the token."""
 
-async def _cancel_all(tasks: list[asyncio.Task[Any]]) -> None:
-    """Cancel the tasks and wait until they have ended."""
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    @abstractmethod
+    async def handle(self, message: referee_pb2.RefereeMessage) -> Sequence[referee_pb2.BotMessage]:
+        """One referee message after Welcome; returns the messages to send back, in order."""
+
+    async def open(self) -> None:
+        """Get ready before each new stream (the stdio bridge starts its program here)."""
+
+    async def pump(self, send: Callable[[referee_pb2.BotMessage], Awaitable[None]]) -> None:
+        """The bot side's own traffic, beside the referee's messages (the stdio program's lines).
+        Returning means the bot side is gone: the runner opens a new stream at once. The default
+        has no such traffic and waits until cancelled."""
+        await asyncio.Event().wait()
+
+    async def lost(self, in_game: bool, reason: str | None) -> None:
+        """The stream ended before the run did: dropped (``reason``) or, with None, after :meth:`pump`
+        returned. ``in_game``: a game was in progress (the referee plays the rest of it by default)."""
+
+    async def close(self) -> None:
+        """The run is over."""
 
 
 class _Runner:
+    """``parallel`` Play streams on one channel, each with its own handler, until ``games`` games
+    are over (None: until cancelled)."""
+
     def __init__(
         self,
-        factory: Callable[[], Bot],
+        make_handler: Callable[[int], StreamHandler],
         server: str,
         token: str,
         parallel: int,
         games: int | None,
-        name: str | None,
-        version: str | None,
-        max_message_bytes: int,
-        backoff_initial: float,
-        backoff_max: float,
+        stats: StreamStats,
+        backoff: Backoff,
         max_reconnects: int | None,
-        threaded: bool,
-        stats: RunStats,
+        max_message_bytes: int,
     ) -> None:
-        self.factory = factory
+        self.make_handler = make_handler
         self.server = server
         self.token = token
         self.parallel = parallel
         self.games = games
-        self.name = name
-        self.version = version
-        self.max_message_bytes = max_message_bytes
-        self.backoff_initial = backoff_initial
-        self.backoff_max = backoff_max
-        self.max_reconnects = max_reconnects
-        self.threaded = threaded
         self.stats = stats
+        self.backoff = backoff
+        self.max_reconnects = max_reconnects
+        self.max_message_bytes = max_message_bytes
         self.done = False
-        self.seats: list[_Seat] = []
+        self.streams: list[_Stream] = []
 
-    def game_finished(self, seat: _Seat) -> None:
+    def game_finished(self, stream: _Stream) -> None:
         self.stats.games += 1
         if self.games is not None and self.stats.games >= self.games and not self.done:
             log.info("%d game(s) played: closing the streams", self.stats.games)
             self.done = True
-            for s in self.seats:
-                s.closing = True
-                if s is not seat and not s.in_game:
-                    s.stop_idle()
+            for s in self.streams:
+                if s is not stream and not s.in_game and s.task is not None:
+                    s.task.cancel()  # idle: close it now; streams in a game finish it first
+
+    async def pause_before_reconnect(self, index: int, failures: int, reason: str) -> None:
+        """Count a lost connection of stream ``index`` and wait its backoff; MizerkaError once
+        ``max_reconnects`` attempts in a row have failed."""
+        self.stats.reconnects += 1
+        if self.max_reconnects is not None and failures > self.max_reconnects:
+            raise MizerkaError(f"{self.server}: gave up after {self.max_reconnects} reconnect attempts; last error: "
+                               f"{reason}")
+        delay = self.backoff.delay(failures)
+        log.warning("stream %d: %s; reconnecting to %s in %.2f s", index, reason, self.server, delay)
+        await asyncio.sleep(delay)
 
     async def run(self) -> None:
-        channel = _channel(self.server, self.max_message_bytes, self.backoff_initial, self.backoff_max)
-        stub = referee_pb2_grpc.RefereeStub(channel)
-        self.seats = [_Seat(self, i, stub) for i in range(self.parallel)]
-        tasks = [asyncio.create_task(s.run(), name=f"mizerka-seat-{s.index}") for s in self.seats]
-        for s, t in zip(self.seats, tasks, strict=True):
-            s.task = t
+        """Play until done; the first stream to fail ends the run with its own exception (a
+        RefereeRefused, not an ExceptionGroup), and every handler is closed."""
+        channel = _channel(self.server, self.max_message_bytes, self.backoff)
         try:
-            await _wait_all(tasks)
+            stub = referee_pb2_grpc.RefereeStub(channel)
+            self.streams = [_Stream(self, i, stub, self.make_handler(i)) for i in range(self.parallel)]
+            async with asyncio.TaskGroup() as group:
+                for s in self.streams:
+                    s.task = group.create_task(s.run(), name=f"mizerka-stream-{s.index}")
+        except BaseExceptionGroup as failed:
+            raise failed.exceptions[0] from None
         finally:
             self.done = True
-            await _cancel_all(tasks)
+            await asyncio.gather(*(s.handler.close() for s in self.streams), return_exceptions=True)
             await channel.close(grace=None)
 
 
-class _Seat:
-    """One Play stream (one seat) and its bot, across reconnects."""
+class _Stream:
+    """One Play stream (one seat) and its handler, across reconnects."""
 
-    def __init__(self, runner: _Runner, index: int, stub: referee_pb2_grpc.RefereeStub) -> None:
+    def __init__(self, runner: _Runner, index: int, stub: referee_pb2_grpc.RefereeStub, handler: StreamHandler) -> None:
         self.runner = runner
         self.index = index
         self.stub = stub
-        self.bot = runner.factory()
-        if not isinstance(self.bot, Bot):
-            raise TypeError(f"the bot factory returned {self.bot!r}, not a mizerka.Bot")
+        self.handler = handler
         self.task: asyncio.Task[None] | None = None
-        self.call: Any = None
         self.in_game = False
-        self.closing = False
-        self.stopping_idle = False
-        self.failures = 0
-        self.game_start: referee_pb2.GameStart | None = None
-        self.pending: Turn | None = None
-        self.sent: list[game_pb2.Action] = []
-
-    def stop_idle(self) -> None:
-        """Close this stream now: it is between games and the run is over."""
-        self.stopping_idle = True
-        if self.task is not None:
-            self.task.cancel()
+        self.failures = 0  # failed connections in a row
 
     async def run(self) -> None:
         r = self.runner
-        while not (r.done and not self.in_game):
+        while not r.done:
+            await self.handler.open()
             try:
-                await self._session()
-                return
-            except asyncio.CancelledError:
-                if self.stopping_idle:
+                if not await self._session():
                     return
-                raise
+                reason = None  # the bot side ended it: a new stream at once, no backoff
             except grpc.aio.AioRpcError as e:
                 reason = _drop_reason(e, r.server)
             except _Dropped as e:
                 reason = str(e)
-            if r.done:
-                return
-            if self.in_game:
+            in_game, self.in_game = self.in_game, False
+            if in_game and reason is not None:
                 log.warning("stream %d lost during a game: the referee plays the rest of it by default", self.index)
-                self.in_game = False
-            self.pending = None
+            await self.handler.lost(in_game, reason)
+            if r.done or reason is None:
+                continue
             self.failures += 1
-            await _pause_before_reconnect(r, self.index, self.failures, reason)
+            await r.pause_before_reconnect(self.index, self.failures, reason)
 
-    async def _session(self) -> None:
-        r = self.runner
-        bot = self.bot
+    async def _session(self) -> bool:
+        """One Play stream: False when it closed because the run is over, True when the bot side ended it."""
         call = self.stub.Play()
-        self.call = call
         try:
-            hello = referee_pb2.Hello(
-                token=r.token, name=r.name or bot_name(bot), version=r.version or str(getattr(bot, "version", "") or "")
-            )
+            hello = self.handler.hello()
+            hello.token = self.runner.token
             await call.write(referee_pb2.BotMessage(hello=hello))
-            first = await call.read()
-            if first is grpc.aio.EOF:
-                raise _Dropped("the referee closed the stream before Welcome")
-            if first.WhichOneof("message") != "welcome":
-                raise MizerkaError(f"{r.server}: expected Welcome after Hello, got {first.WhichOneof('message')}")
-            welcome = first.welcome
-            self.failures = 0
-            r.stats.connects += 1
-            log.info("stream %d: connected to %s as %s (%s)%s", self.index, r.server, welcome.name, welcome.bot_id,
-                     f", referee {welcome.server_version}" if welcome.server_version else "")
-            if welcome.max_message_bytes > r.max_message_bytes:
-                log.warning("the referee accepts messages up to %d bytes; this channel receives up to %d",
-                            welcome.max_message_bytes, r.max_message_bytes)
-            while True:
-                if self.closing and not self.in_game:
-                    await call.done_writing()
-                    return
-                msg = await call.read()
-                if msg is grpc.aio.EOF:
-                    if self.closing and not self.in_game:
-                        return
-                    raise _Dropped("the referee ended the stream")
-                await self._handle(call, msg)
+            await self._welcome(call)
+            reader = asyncio.create_task(self._read(call))
+            pump = asyncio.create_task(self.handler.pump(call.write))
+            try:
+                done, _ = await asyncio.wait((reader, pump), return_when=asyncio.FIRST_COMPLETED)
+                for t in done:
+                    t.result()  # raises _Dropped, AioRpcError...
+                return reader not in done
+            finally:
+                for t in (reader, pump):
+                    t.cancel()
+                await asyncio.gather(reader, pump, return_exceptions=True)
         finally:
-            self.call = None
             call.cancel()
 
-    async def _handle(self, call: Any, msg: referee_pb2.RefereeMessage) -> None:
-        which = msg.WhichOneof("message")
-        bot = self.bot
-        stats = self.runner.stats
-        if which == "event_batch":
-            for event in msg.event_batch.events:
-                call_hook(bot, "on_event", event)
-        elif which == "decision_request":
-            for event in msg.decision_request.events:  # what happened just before this decision
-                call_hook(bot, "on_event", event)
-            turn = Turn(msg.decision_request, self.game_start)
-            self.pending = turn
-            ans = await self._call(answer, bot, turn)
-            self.sent = [ans.action]
-            await self._send(call, ans)
-            stats.decisions += 1
+    async def _welcome(self, call: Any) -> None:
+        r = self.runner
+        first = await call.read()
+        if first is grpc.aio.EOF:
+            raise _Dropped("the referee closed the stream before Welcome")
+        if first.WhichOneof("message") != "welcome":
+            raise MizerkaError(f"{r.server}: expected Welcome after Hello, got {first.WhichOneof('message')}")
+        welcome = first.welcome
+        self.failures = 0
+        r.stats.connects += 1
+        log.info("stream %d: connected to %s as %s (%s)%s", self.index, r.server, welcome.name, welcome.bot_id,
+                 f", referee {welcome.server_version}" if welcome.server_version else "")
+        if welcome.max_message_bytes > r.max_message_bytes:
+            log.warning("the referee accepts messages up to %d bytes; this channel receives up to %d",
+                        welcome.max_message_bytes, r.max_message_bytes)
+
+    async def _read(self, call: Any) -> None:
+        """The referee's messages to the handler, its replies back; returns once the run is over
+        and no game is in progress here."""
+        r = self.runner
+        while not (r.done and not self.in_game):
+            msg = await call.read()
+            if msg is grpc.aio.EOF:
+                if r.done and not self.in_game:
+                    return
+                raise _Dropped("the referee ended the stream")
+            which = msg.WhichOneof("message")
+            if which == "welcome":
+                log.info("stream %d: a second Welcome (ignored)", self.index)
+                continue
+            if which == "game_start":
+                self.in_game = True
+            for reply in await self.handler.handle(msg):
+                await call.write(reply)
+            if which == "game_end":
+                self.in_game = False
+                r.game_finished(self)
+        await call.done_writing()
+
+
+class _BotStream(StreamHandler):
+    """An SDK bot behind a Play stream: every message goes through its :class:`BotSession`."""
+
+    def __init__(self, bot: Bot, index: int, stats: RunStats, threaded: bool, name: str | None,
+                 version: str | None) -> None:
+        self.session = BotSession(bot)
+        self.index = index
+        self.stats = stats
+        self.threaded = threaded
+        self.name = name
+        self.version = version
+
+    def hello(self) -> referee_pb2.Hello:
+        bot = self.session.bot
+        return referee_pb2.Hello(name=self.name or bot_name(bot),
+                                 version=self.version or str(getattr(bot, "version", "") or ""))
+
+    async def handle(self, message: referee_pb2.RefereeMessage) -> Sequence[referee_pb2.BotMessage]:
+        if self.threaded:  # the bot's code off the event loop: a slow bot does not stall the other streams
+            replies = await asyncio.to_thread(self.session.handle, message)
+        else:
+            replies = self.session.handle(message)
+        which = message.WhichOneof("message")
+        if which == "decision_request":
+            self.stats.decisions += 1
         elif which == "action_error":
-            error = msg.action_error
-            stats.refusals += 1
-            turn = self.pending
-            if turn is None or error.turn != turn.number:
-                log.info("stream %d: refused %s (turn %d): %s", self.index, error.code, error.turn, error.message)
-                call_hook(bot, "on_error", error, None)
-                return
-            log.info("stream %d: turn %d refused %s: %s%s", self.index, error.turn, error.code, error.message,
-                     "" if error.retry else " (no retry)")
-            nxt = await self._call(retry_answer, bot, turn, error, self.sent)
-            if nxt is None:
-                self.pending = None
-                return
-            await self._send(call, nxt)
-        elif which == "game_start":
-            self.in_game = True
-            self.game_start = msg.game_start
-            self.pending = None
-            call_hook(bot, "on_game_start", msg.game_start)
+            self.stats.refusals += 1
+            e = message.action_error
+            log.info("stream %d: turn %d refused %s: %s%s", self.index, e.turn, e.code, e.message,
+                     "" if e.retry else " (no retry)")
         elif which == "game_end":
-            self.in_game = False
-            self.pending = None
-            call_hook(bot, "on_game_end", msg.game_end)
-            end = msg.game_end
+            end = message.game_end
             log.info("stream %d: game %s/%d over: rank %d, totals %s%s", self.index, end.match_id, end.game_number,
                      end.rank, list(end.totals), f" (aborted: {end.abort_reason})" if end.aborted else "")
-            self.runner.game_finished(self)
-        elif which == "welcome":
-            log.info("stream %d: a second Welcome (ignored)", self.index)
-
-    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        if self.runner.threaded:
-            return await asyncio.to_thread(fn, *args)
-        return fn(*args)
-
-    async def _send(self, call: Any, ans: Answer) -> None:
-        if ans.fallback:
-            self.runner.stats.fallbacks += 1
-        await call.write(referee_pb2.BotMessage(action=ans.action))
+        if self.session.answer is not None and self.session.answer.fallback:
+            self.stats.fallbacks += 1
+        return replies
 
 
 def _factory(bot_factory: Callable[[], Bot] | type[Bot] | Bot, parallel: int) -> Callable[[], Bot]:
@@ -435,7 +454,8 @@ async def run_async(
     ``games`` counts GameEnds over all streams; when it is reached, idle streams close at once and
     streams in a game close after that game (so a few more games may finish). ``max_reconnects``
     bounds consecutive failed connection attempts per stream (None: retry for ever). ``threaded``
-    runs the bot's ``decide`` in a worker thread, so one slow bot does not stall the other streams.
+    runs the bot's code (``decide`` and the hooks) in a worker thread, so one slow bot does not
+    stall the other streams.
     Raises :class:`RefereeRefused` (bad token, ...) or :class:`MizerkaError`.
     """
     if games is not None and games < 1:
@@ -448,9 +468,11 @@ async def run_async(
         parallel = 1
     server, token = launch_settings(server, token)
     stats = stats if stats is not None else RunStats()
+    factory = _factory(bot_factory, parallel)
     runner = _Runner(
-        _factory(bot_factory, parallel), server, token, parallel, games, name, version, max_message_bytes,
-        backoff_initial, backoff_max, max_reconnects, threaded, stats,
+        lambda index: _BotStream(factory(), index, stats, threaded, name, version),
+        server, token, parallel, games, stats, Backoff(backoff_initial, backoff_max), max_reconnects,
+        max_message_bytes,
     )
     await runner.run()
     return stats

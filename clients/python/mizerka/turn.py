@@ -38,16 +38,22 @@ class BadAction(ValueError):
 
 
 class TrickState(NamedTuple):
-    """One trick of the current deal: its leader, the (seat, card) plays in order, and the winner
-    (None while the trick is in progress)."""
+    """One trick of the current deal: its leader, the (seat, card) plays in order, the winner (None
+    while the trick is in progress) and the seat winning it so far, as the referee tells it."""
 
     leader: int
     plays: tuple[tuple[int, str], ...]
     winner: int | None
+    winning: int
 
     @property
     def cards(self) -> list[str]:
         return [c for _, c in self.plays]
+
+    @property
+    def winning_card(self) -> str:
+        """The card of the seat winning so far."""
+        return next(c for s, c in self.plays if s == self.winning)
 
 
 class Turn:
@@ -225,22 +231,24 @@ class Turn:
         return self.view.contract or None
 
     @property
+    def contract_name(self) -> str | None:
+        """The current contract's ruleset name, without " major" (``"hearts"``), else None."""
+        return self.view.contract_name or None
+
+    @property
     def contract_info(self) -> game_pb2.ContractInfo | None:
-        """The ruleset's ContractInfo of the current contract (without " major")."""
-        label = self.contract
-        if label is None:
-            return None
-        return self.contracts.get(label.removesuffix(" major"))
+        """The ruleset's ContractInfo of the current contract."""
+        return self.contracts.get(self.view.contract_name)
 
     @property
     def is_major(self) -> bool:
-        return bool(self.contract) and self.contract.endswith(" major")  # type: ignore[union-attr]
+        """True once a major contract is settled (quotas 14 and 1)."""
+        return self.view.contract_major
 
     @property
     def minus(self) -> bool:
         """True in a minus (misère) contract: tricks are bad."""
-        info = self.contract_info
-        return bool(info and info.minus and not self.is_major)
+        return self.view.contract_minus
 
     @property
     def trump(self) -> str | None:
@@ -280,7 +288,9 @@ class Turn:
     def tricks(self) -> list[TrickState]:
         """The deal's completed tricks, then the trick in progress (if any)."""
         return [
-            TrickState(t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner if t.HasField("winner") else None)
+            TrickState(
+                t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner if t.HasField("winner") else None, t.winning
+            )
             for t in self.view.tricks
         ]
 
@@ -289,11 +299,17 @@ class Turn:
         return [t for t in self.tricks if t.winner is not None]
 
     @property
+    def current_trick(self) -> TrickState | None:
+        """The trick in progress, or None when you lead."""
+        if self.tricks and self.tricks[-1].winner is None:
+            return self.tricks[-1]
+        return None
+
+    @property
     def trick(self) -> list[tuple[int, str]]:
         """The trick in progress as (seat, card) in play order; [] when you lead."""
-        if self.tricks and self.tricks[-1].winner is None:
-            return list(self.tricks[-1].plays)
-        return []
+        current = self.current_trick
+        return list(current.plays) if current is not None else []
 
     @property
     def trick_cards(self) -> list[str]:
@@ -312,11 +328,10 @@ class Turn:
 
     @property
     def winning(self) -> tuple[int, str] | None:
-        """(seat, card) winning the trick in progress so far, or None when you lead."""
-        t = self.trick
-        if not t:
-            return None
-        return t[_cards.trick_winner([c for _, c in t], self.trump)]
+        """(seat, card) winning the trick in progress so far (the referee's Trick.winning), or None
+        when you lead. Whether a card of yours would beat it: :func:`mizerka.cards.beats`."""
+        current = self.current_trick
+        return None if current is None else (current.winning, current.winning_card)
 
     @property
     def to_play_after_me(self) -> int:

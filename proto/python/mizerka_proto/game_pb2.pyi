@@ -186,14 +186,16 @@ class TrickPlay(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., card: _Optional[str] = ...) -> None: ...
 
 class Trick(_message.Message):
-    __slots__ = ("leader", "plays", "winner")
+    __slots__ = ("leader", "plays", "winner", "winning")
     LEADER_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
+    WINNING_FIELD_NUMBER: _ClassVar[int]
     leader: int
     plays: _containers.RepeatedCompositeFieldContainer[TrickPlay]
     winner: int
-    def __init__(self, leader: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[TrickPlay, _Mapping]]] = ..., winner: _Optional[int] = ...) -> None: ...
+    winning: int
+    def __init__(self, leader: _Optional[int] = ..., plays: _Optional[_Iterable[_Union[TrickPlay, _Mapping]]] = ..., winner: _Optional[int] = ..., winning: _Optional[int] = ...) -> None: ...
 
 class PlayerState(_message.Message):
     __slots__ = ("seat", "name", "hand_known", "hand", "hand_count", "exchanged", "exchange_known", "discarded", "taken", "tricks_won", "quota", "used_contracts", "total")
@@ -226,7 +228,7 @@ class PlayerState(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., hand_known: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_count: _Optional[int] = ..., exchanged: _Optional[int] = ..., exchange_known: _Optional[bool] = ..., discarded: _Optional[_Iterable[str]] = ..., taken: _Optional[_Iterable[str]] = ..., tricks_won: _Optional[int] = ..., quota: _Optional[int] = ..., used_contracts: _Optional[_Iterable[str]] = ..., total: _Optional[int] = ...) -> None: ...
 
 class DealResult(_message.Message):
-    __slots__ = ("deal", "redeal", "tiebreak", "dealer", "declarer", "caller", "contract", "trump", "tricks", "points", "void", "revoker", "totals")
+    __slots__ = ("deal", "redeal", "tiebreak", "dealer", "declarer", "caller", "contract", "trump", "tricks", "points", "void", "revoker", "totals", "major")
     DEAL_FIELD_NUMBER: _ClassVar[int]
     REDEAL_FIELD_NUMBER: _ClassVar[int]
     TIEBREAK_FIELD_NUMBER: _ClassVar[int]
@@ -240,6 +242,7 @@ class DealResult(_message.Message):
     VOID_FIELD_NUMBER: _ClassVar[int]
     REVOKER_FIELD_NUMBER: _ClassVar[int]
     TOTALS_FIELD_NUMBER: _ClassVar[int]
+    MAJOR_FIELD_NUMBER: _ClassVar[int]
     deal: int
     redeal: int
     tiebreak: bool
@@ -253,7 +256,8 @@ class DealResult(_message.Message):
     void: bool
     revoker: int
     totals: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, deal: _Optional[int] = ..., redeal: _Optional[int] = ..., tiebreak: _Optional[bool] = ..., dealer: _Optional[int] = ..., declarer: _Optional[int] = ..., caller: _Optional[int] = ..., contract: _Optional[str] = ..., trump: _Optional[str] = ..., tricks: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., void: _Optional[bool] = ..., revoker: _Optional[int] = ..., totals: _Optional[_Iterable[int]] = ...) -> None: ...
+    major: bool
+    def __init__(self, deal: _Optional[int] = ..., redeal: _Optional[int] = ..., tiebreak: _Optional[bool] = ..., dealer: _Optional[int] = ..., declarer: _Optional[int] = ..., caller: _Optional[int] = ..., contract: _Optional[str] = ..., trump: _Optional[str] = ..., tricks: _Optional[_Iterable[int]] = ..., points: _Optional[_Iterable[int]] = ..., void: _Optional[bool] = ..., revoker: _Optional[int] = ..., totals: _Optional[_Iterable[int]] = ..., major: _Optional[bool] = ...) -> None: ...
 
 class SeatCards(_message.Message):
     __slots__ = ("seat", "cards")
@@ -292,7 +296,7 @@ class DealRecord(_message.Message):
     def __init__(self, result: _Optional[_Union[DealResult, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[SeatCards, _Mapping]]] = ..., talon: _Optional[_Iterable[str]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., exchanges: _Optional[_Iterable[_Union[ExchangeRecord, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., revoke_card: _Optional[str] = ...) -> None: ...
 
 class SeatView(_message.Message):
-    __slots__ = ("audience", "seat", "phase", "to_act", "deal", "redeal", "tiebreak", "dealer", "caller", "declarer", "contract", "trump", "players", "talon_known", "talon", "announcements", "tricks", "results", "finished")
+    __slots__ = ("audience", "seat", "phase", "to_act", "deal", "redeal", "tiebreak", "dealer", "caller", "declarer", "contract", "trump", "players", "talon_known", "talon", "announcements", "tricks", "results", "finished", "contract_name", "contract_major", "contract_minus")
     AUDIENCE_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
@@ -312,6 +316,9 @@ class SeatView(_message.Message):
     TRICKS_FIELD_NUMBER: _ClassVar[int]
     RESULTS_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_NAME_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_MAJOR_FIELD_NUMBER: _ClassVar[int]
+    CONTRACT_MINUS_FIELD_NUMBER: _ClassVar[int]
     audience: Audience
     seat: int
     phase: Phase
@@ -331,7 +338,10 @@ class SeatView(_message.Message):
     tricks: _containers.RepeatedCompositeFieldContainer[Trick]
     results: _containers.RepeatedCompositeFieldContainer[DealResult]
     finished: bool
-    def __init__(self, audience: _Optional[_Union[Audience, str]] = ..., seat: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[int] = ..., deal: _Optional[int] = ..., redeal: _Optional[int] = ..., tiebreak: _Optional[bool] = ..., dealer: _Optional[int] = ..., caller: _Optional[int] = ..., declarer: _Optional[int] = ..., contract: _Optional[str] = ..., trump: _Optional[str] = ..., players: _Optional[_Iterable[_Union[PlayerState, _Mapping]]] = ..., talon_known: _Optional[bool] = ..., talon: _Optional[_Iterable[str]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[DealResult, _Mapping]]] = ..., finished: _Optional[bool] = ...) -> None: ...
+    contract_name: str
+    contract_major: bool
+    contract_minus: bool
+    def __init__(self, audience: _Optional[_Union[Audience, str]] = ..., seat: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., to_act: _Optional[int] = ..., deal: _Optional[int] = ..., redeal: _Optional[int] = ..., tiebreak: _Optional[bool] = ..., dealer: _Optional[int] = ..., caller: _Optional[int] = ..., declarer: _Optional[int] = ..., contract: _Optional[str] = ..., trump: _Optional[str] = ..., players: _Optional[_Iterable[_Union[PlayerState, _Mapping]]] = ..., talon_known: _Optional[bool] = ..., talon: _Optional[_Iterable[str]] = ..., announcements: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[DealResult, _Mapping]]] = ..., finished: _Optional[bool] = ..., contract_name: _Optional[str] = ..., contract_major: _Optional[bool] = ..., contract_minus: _Optional[bool] = ...) -> None: ...
 
 class ChooseContract(_message.Message):
     __slots__ = ("contract", "trump")

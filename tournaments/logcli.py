@@ -6,16 +6,34 @@ verify or a bot differs from it, 2 a usage error or a file that is no match log.
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import shlex
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
-if TYPE_CHECKING:
-    from server.matchlog import GameLog
-    from server.replay import Message, Verified
+from mizerka import stdio
+from mizerka.bots import BOTS
+from mizerka_proto import events_pb2, referee_pb2
+from server import matchlog
+from server.cli import usage_error
+from server.describe import cards_text, deal_name, describe_action, signed
+from server.engine.cards import CARD_TEXT, SUITS
+from server.engine.views import FULL, project_events
+from server.logverify import Divergence, Verified, verify_game
+from server.matchlog import GameLog
+from server.protocol import ranks
+from server.referee.offline import SeatMessage, clock_settings, play, refeed, seat_messages
+from server.scoresheet import render_scoresheet
+from server.store import Store
+from tournaments.local_bots import BotSpecError, SdkSeat, StdioSeat, builtin_style, make_seat
 
 DEFAULT_DB = "data/arena.sqlite"
 DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a SQLAlchemy URL (as for `mizerka serve`).")]
@@ -24,16 +42,9 @@ match_app = typer.Typer(help="Stored matches: list them, export their games as m
                         no_args_is_help=True)
 
 
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    print(f"error: {message}", file=sys.stderr)
-    return typer.Exit(code)
-
-
 def _open_store(db: str) -> Any:
-    from server.store import Store
-
     if "://" not in db and not Path(db).exists():
-        raise _fail(f"no database at {db} (give the referee's file with --db)")
+        raise usage_error(f"no database at {db} (give the referee's file with --db)")
     return Store(db)
 
 
@@ -45,7 +56,6 @@ def match_list(
     limit: Annotated[int, typer.Option(help="At most this many matches, newest first.")] = 100,
 ) -> None:
     """List stored matches, newest first: id, status, preset, games stored/planned, seats, created."""
-    import datetime
 
     store = _open_store(db)
     try:
@@ -65,19 +75,17 @@ def match_list(
 
 
 def _stored_lines(store: Any, match_id: str, game: int | None) -> list[dict[str, Any]]:
-    from server import matchlog
-
     row = store.match(match_id)
     if row is None:
-        raise _fail(f"no match {match_id!r} in the database")
+        raise usage_error(f"no match {match_id!r} in the database")
     indexes = [r["game_index"] for r in row.results]
     if game is not None:
         if game not in indexes:
             stored = ", ".join(map(str, indexes)) or "none yet"
-            raise _fail(f"match {match_id} has no finished game {game} (stored games: {stored})")
+            raise usage_error(f"match {match_id} has no finished game {game} (stored games: {stored})")
         indexes = [game]
     if not indexes:
-        raise _fail(f"match {match_id} has no finished game yet ({row.status})")
+        raise usage_error(f"match {match_id} has no finished game yet ({row.status})")
     lines: list[dict[str, Any]] = []
     for i in indexes:
         lines += matchlog.stored_game_lines(store, match_id, i) or []
@@ -92,7 +100,6 @@ def match_export(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of standard output.")] = None,
 ) -> None:
     """Write a match's log as JSON Lines (docs/match-log.md): header, entries, end, per game."""
-    from server import matchlog
 
     store = _open_store(db)
     try:
@@ -108,7 +115,6 @@ def match_export(
 # ------------------------------------------------------------------------------ loading a log
 def _load(file_or_id: str, db: str, game: int | None) -> list[GameLog]:
     """The games of a match log file ('-': standard input) or of a stored match."""
-    from server import matchlog
 
     path = Path(file_or_id)
     if file_or_id == "-":
@@ -117,38 +123,36 @@ def _load(file_or_id: str, db: str, game: int | None) -> list[GameLog]:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise _fail(f"cannot read {file_or_id}: {e}") from None
+            raise usage_error(f"cannot read {file_or_id}: {e}") from None
     else:
         if "://" not in db and not Path(db).exists():
-            raise _fail(f"{file_or_id}: no such file (and no database at {db} to look for a match with that id)")
+            raise usage_error(f"{file_or_id}: no such file (and no database at {db} to look for a match with that id)")
         store = _open_store(db)
         try:
             if store.match(file_or_id) is None:
-                raise _fail(f"{file_or_id}: no such file, and no match with that id in {db}")
+                raise usage_error(f"{file_or_id}: no such file, and no match with that id in {db}")
             text = matchlog.dumps(_stored_lines(store, file_or_id, game))
         finally:
             store.close()
     try:
         games = matchlog.parse_match_log(text)
     except matchlog.MatchLogError as e:
-        raise _fail(f"{file_or_id}: {e}") from None
+        raise usage_error(f"{file_or_id}: {e}") from None
     if game is not None:
         games = [g for g in games if g.game == game]
         if not games:
-            raise _fail(f"{file_or_id} holds no game {game}")
+            raise usage_error(f"{file_or_id} holds no game {game}")
     return games
 
 
 def _one(games: list[GameLog], file_or_id: str, what: str) -> GameLog:
     if len(games) != 1:
         numbers = ", ".join(str(g.game) for g in games)
-        raise _fail(f"{file_or_id} holds {len(games)} games ({numbers}): choose one with --game N for {what}")
+        raise usage_error(f"{file_or_id} holds {len(games)} games ({numbers}): choose one with --game N for {what}")
     return games[0]
 
 
 def _verify(g: GameLog, prefix: str = "") -> Verified:
-    from server.replay import Divergence, verify_game
-
     try:
         return verify_game(g)
     except Divergence as e:
@@ -172,9 +176,6 @@ def _header_text(g: GameLog) -> list[str]:
 
 def game_text(v: Verified) -> Iterator[str]:
     """The game deal by deal and trick by trick (the FULL projection), each action with any default."""
-    from server.engine.cards import CARD_TEXT, SUITS
-    from server.engine.views import FULL, project_events
-    from server.replay import cards_text, deal_name, signed
 
     g, rules = v.log, v.log.rules
     steps = iter(v.steps)
@@ -227,8 +228,6 @@ def game_text(v: Verified) -> Iterator[str]:
 
 
 def _answer_text(step: Any) -> str:
-    from server.replay import describe_action
-
     ms = f" ({step.ms:g} ms)" if step.ms is not None else ""
     reason = step.default
     if reason is None:
@@ -243,8 +242,6 @@ def _answer_text(step: Any) -> str:
 
 
 def _event_text(e: Any) -> list[str]:
-    from server.replay import deal_name, signed
-
     which = e.WhichOneof("kind")
     if which == "deal_started":
         x = e.deal_started
@@ -278,12 +275,9 @@ def _event_text(e: Any) -> list[str]:
         return [(f"  {deal_name(r.deal, r.redeal, r.tiebreak)} ends: tricks {'/'.join(map(str, r.tricks))}, "
                  f"points {signed(r.points)}, totals {signed(r.totals)}")]
     if which == "default_applied":
-        from mizerka.stdio import answer_json
-        from mizerka_proto import events_pb2
-
         x = e.default_applied
         reason = events_pb2.DefaultReason.Name(x.reason).removeprefix("DEFAULT_REASON_")
-        body = " ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in answer_json(x.action).items())
+        body = " ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in stdio.answer_json(x.action).items())
         return [f"  the referee answers turn {x.turn} for you ({reason}): {body or 'pass'}"]
     if which == "strike_counted":
         x = e.strike_counted
@@ -293,8 +287,6 @@ def _event_text(e: Any) -> list[str]:
 
 
 def _decision_text(request: Any, step: Any) -> list[str]:
-    from mizerka_proto import referee_pb2
-
     view = request.view
     me = view.players[view.seat]
     out = [f"  turn {request.turn} ({step.where}): your hand: {' '.join(me.hand) or 'no cards seen yet'}"]
@@ -318,57 +310,53 @@ def _decision_text(request: Any, step: Any) -> list[str]:
     return out
 
 
-def seat_text(g: GameLog, seat: int, messages: Sequence[Message]) -> Iterator[str]:
+def seat_text(g: GameLog, seat: int, messages: Sequence[SeatMessage]) -> Iterator[str]:
     """What ``seat`` was sent, message by message, in words."""
     for m in messages:
-        if m.kind == "game_start":
-            x = m.proto
+        which = m.message.WhichOneof("message")
+        if which == "game_start":
+            x = m.message.game_start
             match = f" of match {x.match_id}" if x.match_id else ""
             yield f"game {x.game_number}{match}: {x.ruleset.preset}; you are seat {x.seat} ({x.names[x.seat]})"
             yield "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(x.names))
-        elif m.kind == "events":
-            for e in m.proto:
+        elif which == "event_batch":
+            for e in m.message.event_batch.events:
                 yield from _event_text(e)
-        elif m.kind == "decision":
-            for e in m.proto.events:
+        elif which == "decision_request":
+            for e in m.message.decision_request.events:
                 yield from _event_text(e)
-            yield from _decision_text(m.proto, m.step)
-        elif m.kind == "game_end":
-            from server.replay import signed
-
-            x = m.proto
+            yield from _decision_text(m.message.decision_request, m.step)
+        elif which == "game_end":
+            x = m.message.game_end
             yield ""
             yield f"game over: totals {signed(x.totals)}, your rank {x.rank}"
     last = messages[-1] if messages else None
-    if last is None or last.kind != "game_end":
+    if last is None or last.message.WhichOneof("message") != "game_end":
         yield "(the stream was gone: the referee sent this seat nothing more)"
 
 
-def seat_json(messages: Sequence[Message]) -> Iterator[dict[str, Any]]:
+def seat_json(messages: Sequence[SeatMessage]) -> Iterator[dict[str, Any]]:
     """What ``seat`` was sent, as the stdio bridge writes it to a program (docs/stdio-protocol.md)."""
-    from mizerka import stdio
-
     ruleset = None
     for m in messages:
-        if m.kind == "game_start":
-            ruleset = m.proto.ruleset
-            yield stdio.game_start_line(m.proto)
-        elif m.kind == "events":
-            for e in m.proto:
+        which = m.message.WhichOneof("message")
+        if which == "game_start":
+            ruleset = m.message.game_start.ruleset
+            yield stdio.game_start_line(m.message.game_start)
+        elif which == "event_batch":
+            for e in m.message.event_batch.events:
                 yield stdio.event_line(e)
-        elif m.kind == "decision":
-            for e in m.proto.events:
+        elif which == "decision_request":
+            for e in m.message.decision_request.events:
                 yield stdio.event_line(e)
-            yield stdio.decide_line(m.proto, ruleset)
-        elif m.kind == "game_end":
-            yield stdio.game_end_line(m.proto)
+            yield stdio.decide_line(m.message.decision_request, ruleset)
+        elif which == "action_error":
+            yield stdio.error_line(m.message.action_error)
+        elif which == "game_end":
+            yield stdio.game_end_line(m.message.game_end)
 
 
 def _print_scoresheet(v: Verified, title: str = "") -> None:
-    from rich.console import Console
-
-    from server.scoresheet import render_scoresheet
-
     g = v.log
     Console(width=max(Console().width, 120)).print(
         render_scoresheet(g.rules, v.game.results, g.names, title=title or f"game {g.game}, seed {g.seed!r}"))
@@ -390,12 +378,11 @@ def replay_command(
 
     Exit 0 with "verified: ..." when every line follows from the rules, 1 naming the first line that does not, 2 for a file that is no match log.
     """
-    from server.replay import BotSpecError, Divergence, SeatFeed, make_driver, refeed
 
     if bot is not None and seat is None:
-        raise _fail("--bot needs --seat N: the seat whose decisions are sent to the bot")
+        raise usage_error("--bot needs --seat N: the seat whose decisions are sent to the bot")
     if as_json and seat is None:
-        raise _fail("--json goes with --seat N")
+        raise usage_error("--json goes with --seat N")
     games = _load(file_or_id, db, game)
     if seat is None:
         for g in games:
@@ -410,13 +397,11 @@ def replay_command(
         return
     g = _one(games, file_or_id, "--seat")
     if not 0 <= seat < g.rules.players:
-        raise _fail(f"--seat must be a seat 0..{g.rules.players - 1} of {g.rules.preset}")
+        raise usage_error(f"--seat must be a seat 0..{g.rules.players - 1} of {g.rules.preset}")
     _verify(g)
     if bot is None:
-        messages = SeatFeed(g, seat).messages()
+        messages = seat_messages(g, seat)
         if as_json:
-            import json
-
             for line in seat_json(messages):
                 print(json.dumps(line, separators=(",", ":")))
         else:
@@ -424,13 +409,13 @@ def replay_command(
                 print(line)
         return
     try:
-        driver = make_driver(bot, answer_timeout)
+        driver = make_seat(bot, answer_timeout)
     except BotSpecError as e:
-        raise _fail(str(e)) from None
+        raise usage_error(str(e)) from None
     try:
         report = refeed(g, seat, driver, on_difference=lambda d: print(d, flush=True))
     except OSError as e:
-        raise _fail(str(e)) from None
+        raise usage_error(str(e)) from None
     except Divergence as e:  # verified above; a second run cannot differ
         print(f"not verified: {e}")
         raise typer.Exit(1) from None
@@ -444,8 +429,6 @@ def replay_command(
 # ------------------------------------------------------------------------------ rerun
 def _short(label: str) -> str:
     """A score sheet column name: the built-in bot's name, or the program's file name."""
-    import os
-    import shlex
 
     if label.startswith("builtin:"):
         return label.removeprefix("builtin:")
@@ -469,15 +452,6 @@ def rerun_command(
 
     Seats not given keep their bot when the log shows a built-in one (its Hello named a bot of `mizerka bot NAME` with that bot's version); any other seat is played by the referee's default policy.
     """
-    from server.replay import (
-        BotSpecError,
-        Driver,
-        SdkDriver,
-        builtin_style,
-        make_driver,
-        rerun,
-        signed,
-    )
 
     games = _load(file_or_id, db, game)
     g = _one(games, file_or_id, "rerun")
@@ -486,43 +460,42 @@ def rerun_command(
     for spec in bot or []:
         head, sep, rest = spec.partition("=")
         if not sep or not head.strip().isdigit() or not rest.strip():
-            raise _fail(f"--bot {spec!r}: write SEAT=BOT, e.g. --bot 1=builtin:cautious or --bot '2=python3 mybot.py'")
+            raise usage_error(f"--bot {spec!r}: write SEAT=BOT, e.g. --bot 1=builtin:cautious or --bot '2=python3 mybot.py'")
         s = int(head)
         if not 0 <= s < n:
-            raise _fail(f"--bot {spec!r}: {g.rules.preset} has seats 0..{n - 1}")
+            raise usage_error(f"--bot {spec!r}: {g.rules.preset} has seats 0..{n - 1}")
         if s in given:
-            raise _fail(f"--bot: seat {s} is given twice")
+            raise usage_error(f"--bot: seat {s} is given twice")
         given[s] = rest.strip()
     logged = _verify(g)
-    drivers: list[Driver | None] = []
+    drivers: list[SdkSeat | StdioSeat | None] = []
     labels: list[str] = []
     try:
         for s in range(n):
             if s in given:
-                drivers.append(make_driver(given[s], answer_timeout))
+                drivers.append(make_seat(given[s], answer_timeout))
                 labels.append(given[s])
                 continue
             style = builtin_style(g.header["seats"][s])
             if style is not None:
-                from mizerka.bots import BOTS
-
-                drivers.append(SdkDriver(BOTS[style](), f"builtin:{style}"))
+                drivers.append(SdkSeat(BOTS[style](), f"builtin:{style}"))
                 labels.append(f"builtin:{style}")
             else:
                 drivers.append(None)
                 labels.append("default policy")
     except BotSpecError as e:
-        raise _fail(str(e)) from None
+        raise usage_error(str(e)) from None
     names = [f"{s}:{_short(label)}" for s, label in enumerate(labels)]
     try:
-        result = rerun(g, drivers, names)
+        result = play(g.rules, g.seed, drivers, names, clock_settings(g), match_id=f"rerun:{g.match}", game_index=g.game)
     except OSError as e:
-        raise _fail(str(e)) from None
-    from rich.console import Console
-    from rich.table import Table
+        raise usage_error(str(e)) from None
+    finally:
+        for driver in drivers:
+            if driver is not None:
+                driver.close()
+    defaults = [r.defaults for r in result.seats]
 
-    from server.protocol import ranks
-    from server.scoresheet import render_scoresheet
 
     console = Console(width=max(Console().width, 120))
     console.print(render_scoresheet(g.rules, result.game.results, names, title=f"rerun of game {g.game}, seed {g.seed!r}"))
@@ -536,4 +509,4 @@ def rerun_command(
     console.print(table)
     print(f"log:   totals {signed(logged.totals)}, ranks {' '.join(map(str, logged.ranks))}")
     print(f"rerun: totals {signed(new_totals)}, ranks {' '.join(map(str, ranks(new_totals)))}"
-          + (f"; defaults applied {' '.join(map(str, result.defaults))}" if any(result.defaults) else ""))
+          + (f"; defaults applied {' '.join(map(str, defaults))}" if any(defaults) else ""))

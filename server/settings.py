@@ -1,0 +1,45 @@
+"""Configuration types: what a referee, a match or a league is set up with.
+
+They live apart from the code that enforces them, and import nothing of it, so that the wire layer
+(:mod:`server.protocol`), the service, the CLI and league files can name a clock without importing
+the referee (which itself imports the wire layer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """All times in milliseconds; the meaning of each field is documented on proto ``Clock``.
+
+    Every way of making one (a league file's ``[clock]``, ``mizerka serve`` options, a
+    CreateMatchRequest) is checked here, so the rules and the messages are the same everywhere.
+    """
+
+    decision_ms: int = 10_000
+    bank_ms: int = 0
+    increment_ms: int = 0
+    max_strikes: int = 3  # 0 = never forfeit
+    max_retries: int = 5
+
+    def __post_init__(self) -> None:
+        for name in ("decision_ms", "bank_ms", "increment_ms", "max_strikes", "max_retries"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"clock setting {name} must be a whole number of at least 0, got {value!r}")
+        if self.decision_ms == 0 and self.bank_ms == 0:
+            raise ValueError("a clock needs decision_ms or bank_ms above 0: otherwise every decision times out")
+
+    @classmethod
+    def from_table(cls, table: Mapping[str, Any]) -> ClockSettings:
+        """Settings from a config table such as a league file's ``[clock]``: an unknown key is refused
+        by name (a misspelt setting would otherwise be silently left at its default)."""
+        known = [f.name for f in fields(cls)]
+        unknown = [key for key in table if key not in known]
+        if unknown:
+            raise ValueError(f"unknown clock setting {unknown[0]!r}; expected one of {', '.join(known)}")
+        return cls(**table)

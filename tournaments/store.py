@@ -1,0 +1,172 @@
+"""A league's database: the referee's tables (bots, matches, games) plus the league's own.
+
+The league runner, its local referee and ``league standings`` share one SQLite file. The referee
+opens it with :class:`server.store.Store`, which knows only bots, matches and their games; the
+league's schedule, results and bot processes are kept here, in tables of their own that the
+referee never reads. Table and column names are those of earlier versions, so existing
+``league.sqlite`` files still open.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from server.store import FINISHED, PENDING, RUNNING, Store, StoreError
+from tournaments.config import League
+from tournaments.stats import GameResult, Standings, standings
+
+metadata = sa.MetaData()
+
+leagues = sa.Table(
+    "leagues",
+    metadata,
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("fingerprint", sa.JSON, nullable=False),  # what the schedule depends on
+    sa.Column("admin_token", sa.String(200), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+league_bots = sa.Table(
+    "league_bots",
+    metadata,
+    sa.Column("league", sa.String(200), sa.ForeignKey("leagues.name"), primary_key=True),
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("bot_id", sa.String(64), nullable=False),
+    sa.Column("token", sa.String(200), nullable=False),  # the runner launches the bot with it
+    sa.Column("crashes", sa.Integer, nullable=False, default=0),
+    sa.Column("disabled", sa.Text),  # why, once disabled
+)
+
+league_games = sa.Table(
+    "league_games",
+    metadata,
+    sa.Column("league", sa.String(200), sa.ForeignKey("leagues.name"), primary_key=True),
+    sa.Column("key", sa.String(100), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),  # schedule order
+    sa.Column("unit", sa.String(100), nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),  # bot names in seat order
+    sa.Column("seed", sa.String(200), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),  # PENDING, RUNNING, FINISHED
+    sa.Column("match_id", sa.String(64)),
+    sa.Column("totals", sa.JSON),
+    sa.Column("faults", sa.JSON),
+    sa.Column("finished_at", sa.Float),
+)
+
+
+class LeagueStore(Store):
+    """The referee's store plus leagues: a report reads a league's games through the referee's
+    tables (matches, logs, bot names), so one object opens both."""
+
+    def __init__(self, url: str | Path) -> None:
+        super().__init__(url)
+        metadata.create_all(self.engine)
+
+    def open_league(self, name: str, fingerprint: Mapping[str, Any], admin_token: str) -> str:
+        """Create the league, or check that an existing one has the same schedule; returns the
+        league's admin token (kept from its first run, so a resumed league reuses its referee data)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(leagues).where(leagues.c.name == name)).first()
+            if row is None:
+                conn.execute(leagues.insert().values(name=name, fingerprint=dict(fingerprint), admin_token=admin_token,
+                                                     created_at=time.time()))
+                return admin_token
+        changed = sorted(k for k in set(row.fingerprint) | set(fingerprint) if row.fingerprint.get(k) != fingerprint.get(k))
+        if changed:
+            raise StoreError(
+                f"league {name!r} was started with a different {', '.join(changed)}; its results would not fit the "
+                "new schedule: restore the league file, rename the league, or start over with --fresh"
+            )
+        return row.admin_token
+
+    def add_schedule(self, league: str, slots: Sequence[Mapping[str, Any]]) -> None:
+        """Insert the scheduled games not yet stored (a resumed league keeps its rows)."""
+        with self.engine.begin() as conn:
+            have = {r.key for r in conn.execute(sa.select(league_games.c.key).where(league_games.c.league == league))}
+            rows = [dict(s, league=league, status=PENDING) for s in slots if s["key"] not in have]
+            if rows:
+                conn.execute(league_games.insert(), rows)
+
+    def league_games(self, league: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(league_games).where(league_games.c.league == league).order_by(league_games.c.position)
+            ).mappings().all()
+        return [dict(r) for r in rows]
+
+    def start_league_game(self, league: str, key: str, match_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                league_games.update()
+                .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
+                .values(status=RUNNING, match_id=match_id)
+            )
+
+    def finish_league_game(self, league: str, key: str, match_id: str, totals: Sequence[int], faults: Sequence[Mapping[str, int]]) -> bool:
+        """Record a result exactly once; False if the game already had one."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                league_games.update()
+                .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
+                .values(status=FINISHED, match_id=match_id, totals=list(totals), faults=[dict(f) for f in faults],
+                        finished_at=time.time())
+            )
+        return done.rowcount == 1
+
+    def league_bot(self, league: str, name: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(league_bots).where(league_bots.c.league == league, league_bots.c.name == name)
+            ).mappings().first()
+        return dict(row) if row else None
+
+    def league_bots(self, league: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(league_bots).where(league_bots.c.league == league)).mappings().all()
+        return [dict(r) for r in rows]
+
+    def add_league_bot(self, league: str, name: str, bot_id: str, token: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(league_bots.insert().values(league=league, name=name, bot_id=bot_id, token=token, crashes=0))
+
+    def count_crash(self, league: str, name: str) -> int:
+        with self.engine.begin() as conn:
+            conn.execute(
+                league_bots.update()
+                .where(league_bots.c.league == league, league_bots.c.name == name)
+                .values(crashes=league_bots.c.crashes + 1)
+            )
+            return conn.execute(
+                sa.select(league_bots.c.crashes).where(league_bots.c.league == league, league_bots.c.name == name)
+            ).scalar_one()
+
+    def disable_league_bot(self, league: str, name: str, reason: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                league_bots.update().where(league_bots.c.league == league, league_bots.c.name == name).values(disabled=reason)
+            )
+
+    def drop_league(self, league: str) -> None:
+        """Forget a league's schedule, results and bots (``--fresh``)."""
+        with self.engine.begin() as conn:
+            for table in (league_games, league_bots, leagues):
+                conn.execute(table.delete().where((table.c.league if table is not leagues else table.c.name) == league))
+
+
+def load_results(store: LeagueStore, league: League) -> Standings:
+    """The league's standings from its stored results, in schedule order (ratings depend on it)."""
+    rows = store.league_games(league.name)
+    games = [
+        GameResult(r["key"], r["unit"], tuple(r["seats"]), tuple(r["totals"]), tuple(r["faults"]))
+        for r in rows if r["status"] == FINISHED
+    ]
+    bots = store.league_bots(league.name)
+    return standings(
+        [b.name for b in league.bots], games, {b["name"]: b["crashes"] for b in bots},
+        [b["name"] for b in bots if b["disabled"]],
+    )
