@@ -15,8 +15,8 @@ from rich.console import Console
 from server.conformance import CaseError, case_files, compare, load_case, run_case
 from server.engine.game import Game
 from server.engine.rules import PRESETS, RulesError, load_ruleset
-from server.policies import random_action
 from server.logs import configure_logging
+from server.policies import random_action
 from server.scoresheet import render_scoresheet
 from server.serve import admin_token_for
 from server.serve import serve as run_server

@@ -12,6 +12,7 @@ from server.engine.cards import CARD_TEXT, SUITS
 from server.engine.game import Action, Choose, Exchange, Game, Major, Phase, Play
 from server.engine.rules import Ruleset
 
+
 def cards_text(cards: Iterable[int]) -> str:
     return " ".join(CARD_TEXT[c] for c in cards) or "nothing"
 

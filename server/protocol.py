@@ -24,8 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from google.protobuf import struct_pb2
-from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.engine.cards import CARD_TEXT, SUITS, parse_card
 from server.engine.game import PASS, PLAYS, Action, Choose, DealResult, Decision, Exchange, Major, Phase, Play, trick_winner
 from server.engine.rules import Ruleset

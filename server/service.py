@@ -21,6 +21,7 @@ from google.protobuf import timestamp_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
+
 from mizerka_proto import (
     arena_pb2,
     arena_pb2_grpc,
@@ -28,7 +29,6 @@ from mizerka_proto import (
     referee_pb2,
     referee_pb2_grpc,
 )
-
 from server import matchlog, protocol
 from server.engine.game import Game
 from server.engine.rules import RulesError, load_ruleset

@@ -16,8 +16,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness import BIN, Referee, referee
 from mizerka_proto import arena_pb2
+
+from harness import BIN, Referee, referee
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 DEALS = {"mizerka": 18, "manni-major": 18, "mizerka-short": 9}

@@ -8,6 +8,7 @@ Deterministic: fixed seeds, seeded bots; no timing assertions.
 from __future__ import annotations
 
 import pytest
+
 import mizerka
 import mizerka.cli
 import mizerka.runtime

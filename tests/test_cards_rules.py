@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import finish_deal
+
 from server.engine.cards import (
     CardError,
     card_mask,

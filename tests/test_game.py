@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import pytest
-
 from conftest import (
     assert_refused,
     cards,
@@ -24,6 +23,7 @@ from conftest import (
     pass_exchanges,
     play,
 )
+
 from server.engine.dealing import Deal
 from server.engine.game import Choose, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import load_ruleset

@@ -14,22 +14,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
+
 from mizerka.bot import answer
 from mizerka.bots import HeuristicBot
 from mizerka.turn import Turn
 from mizerka_proto import referee_pb2
-from typer.testing import CliRunner
-
 from server import matchlog
-from tournaments.cli import app
 from server.engine.rules import PRESETS, load_ruleset
 from server.engine.views import FULL, project_events
-from server.referee.match import GameRecord, GameRunner
 from server.logverify import verify_game
+from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.service import record_to_store
 from server.settings import ClockSettings
 from server.store import Store
+from tournaments.cli import app
 
 from memory_port import MemoryPort
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from conftest import snapshot
 from hypothesis import Phase as Stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import snapshot
 from server.engine.cards import FULL_DECK, card_mask, mask_cards
 from server.engine.dealing import seeded_deal
 from server.engine.game import Choose, DealResult, Exchange, Game, IllegalAction, Major, Phase, Play

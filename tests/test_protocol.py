@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 from google.protobuf import descriptor_pb2, struct_pb2
-from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol as P
 from server.engine.cards import CARD_TEXT, RANKS, CardError, parse_card
 from server.engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play

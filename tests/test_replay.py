@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import BIN, ROOT, referee
-from mizerka_proto import arena_pb2
 from typer.testing import CliRunner
 
+from mizerka_proto import arena_pb2
 from tournaments.cli import app
+
+from harness import BIN, ROOT, referee
 
 STDIO_BOT = f"{sys.executable} -I -S {ROOT / 'clients' / 'stdio' / 'bot.py'}"
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")

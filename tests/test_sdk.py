@@ -12,13 +12,13 @@ import threading
 import grpc
 import grpc.aio
 import pytest
-from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 
 import mizerka
 from mizerka import cards
 from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
 from mizerka.runtime import Backoff, _Runner
+from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server import protocol
 from server.engine.game import Game
 from server.engine.rules import load_ruleset
@@ -113,7 +113,8 @@ def test_turn_play_accessors(mizerka_requests):
         assert all(c[1] == led for c in t.legal_cards)
     seat, card = t.winning
     assert (seat, card) in t.trick and seat == t.view.tricks[-1].winning == t.current_trick.winning
-    assert t.contract is not None and t.contract_info is not None and t.contract_info.name == t.contract_name == t.contract
+    assert t.contract is not None and t.contract_info is not None
+    assert t.contract_info.name == t.contract_name == t.contract
     assert t.minus == t.contract_info.minus and not t.is_major
     assert all(q is not None for q in t.quotas) and sum(t.quotas) == 13
     assert sum(t.tricks_won) == len(t.completed_tricks)

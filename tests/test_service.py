@@ -4,8 +4,8 @@ from the proto alone (tests/bots/protobot.py), a real SQLite file."""
 from __future__ import annotations
 
 import re
-import sys
 import sqlite3
+import sys
 import time
 from pathlib import Path
 
@@ -15,9 +15,10 @@ from google.protobuf import text_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from harness import Referee, referee
 from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server.engine.rules import PRESETS
+
+from harness import Referee, referee
 
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED

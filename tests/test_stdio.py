@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import BIN, ROOT, Referee, referee
 from mizerka.stdio import LineError, action_from_line, decide_line, event_line
 from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2
+
+from harness import BIN, ROOT, Referee, referee
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 PERL_BOT = ["perl", str(ROOT / "clients" / "stdio" / "bot.pl")]
@@ -120,13 +121,13 @@ def test_answer_lines_parse_into_actions_and_garbage_is_explained() -> None:
 
 def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
     view = game_pb2.SeatView(seat=1, phase=game_pb2.PHASE_PLAY, to_act=1, dealer=0, caller=2, declarer=2,
-                             contract="mizerka", trump="")
+                             contract="mizerka", contract_name="mizerka", contract_minus=True, trump="")
     for s in range(3):
         player = view.players.add(seat=s, quota=[1, 5, 7][s], total=[3, -1, -2][s], tricks_won=[1, 0, 0][s])
         setattr(player, CARDS_HELD, 12)
     view.players[1].hand.extend(["4S", "QH", "2C"])
-    view.tricks.add(leader=2, winner=0).plays.add(seat=2, card="9D")
-    view.tricks.add(leader=0).plays.add(seat=0, card="KS")
+    view.tricks.add(leader=2, winner=0, winning=0).plays.add(seat=2, card="9D")
+    view.tricks.add(leader=0, winning=0).plays.add(seat=0, card="KS")
     ruleset = game_pb2.Ruleset(preset="mizerka", players=3)
     ruleset.contracts.add(name="mizerka", minus=True)
     request = referee_pb2.DecisionRequest(turn=40, kind=referee_pb2.DECISION_KIND_PLAY, view=view, time_left_ms=900,
@@ -137,6 +138,7 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
     assert line["legal"] == [{"play": "4S"}] and "exchange" not in line
     v = line["view"]
     assert v["hand"] == ["4S", "QH", "2C"] and v["trick"] == [{"seat": 0, "card": "KS"}]
+    assert v["winning"] == {"seat": 0, "card": "KS"} and (v["contract_name"], v["major"]) == ("mizerka", False)
     assert v["tricks"] == [{"leader": 2, "plays": [{"seat": 2, "card": "9D"}], "winner": 0}]
     assert (v["minus"], v["trump"], v["position"], v["quotas"], v["totals"]) == (True, None, 2, [1, 5, 7], [3, -1, -2])
     assert v["hand_sizes"] == [12, 12, 12]
@@ -163,7 +165,7 @@ async def test_the_bridge_writes_folded_events_before_the_decide_line_and_tracks
     request = referee_pb2.DecisionRequest(turn=3, kind=referee_pb2.DECISION_KIND_EXCHANGE)
     request.events.add(card_played=events_pb2.CardPlayed(seat=2, card="QD"))
     request.exchange.max_cards = 4
-    assert not await bridge.handle(referee_pb2.RefereeMessage(decision_request=request))  # answers come from the program
+    assert not await bridge.handle(referee_pb2.RefereeMessage(decision_request=request))  # the program answers
     assert [(m["type"], m.get("event")) for m in sent] == [("event", "card_played"), ("decide", None)]
     assert sent[1]["exchange"] == {"max": 4, "pick": False, "talon": []} and sent[1]["legal"] == []
     assert bridge.pending == 3

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import cards, game_with, make_deal, pass_exchanges, play
+
 from server.engine.cards import format_cards, mask_cards
 from server.engine.game import Choose, Exchange, Game, Major, Phase
 from server.engine.rules import load_ruleset

@@ -24,13 +24,6 @@ from tournaments.runner import run_league
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results
 
-@app.callback()
-def quiet_logs() -> None:
-    # The referee's log lines go to stderr, warnings and worse, unless a command sets its own
-    # (serve, league run): offline commands print their results on stdout.
-    configure_logging("auto", "warning")
-
-
 league_app = typer.Typer(help="Leagues: round-robins and gauntlets of bot programs.", no_args_is_help=True)
 app.add_typer(league_app, name="league")
 app.add_typer(match_app, name="match")

@@ -70,7 +70,6 @@ class StdioSeat:
         self.timeout_s = timeout_s
         self.proc: subprocess.Popen[bytes] | None = None
         self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.ruleset: game_pb2.Ruleset | None = None
         self.turn = 0
         self.strikes = 0
         self.note: str | None = None  # why the last line passed on as an empty Action was no answer
@@ -107,7 +106,6 @@ class StdioSeat:
         if which == "game_start":
             if self.proc is None:
                 self._spawn()
-            self.ruleset = message.game_start.ruleset
             self.strikes = 0
             self._write(stdio.game_start_line(message.game_start))
         elif which == "event_batch":
@@ -116,7 +114,7 @@ class StdioSeat:
             request = message.decision_request
             self._events(request.events)
             self.turn = request.turn
-            self._write(stdio.decide_line(request, self.ruleset))
+            self._write(stdio.decide_line(request))
         elif which == "action_error":
             error = message.action_error
             self.strikes = error.strikes

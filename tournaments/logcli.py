@@ -337,11 +337,9 @@ def seat_text(g: GameLog, seat: int, messages: Sequence[SeatMessage]) -> Iterato
 
 def seat_json(messages: Sequence[SeatMessage]) -> Iterator[dict[str, Any]]:
     """What ``seat`` was sent, as the stdio bridge writes it to a program (docs/stdio-protocol.md)."""
-    ruleset = None
     for m in messages:
         which = m.message.WhichOneof("message")
         if which == "game_start":
-            ruleset = m.message.game_start.ruleset
             yield stdio.game_start_line(m.message.game_start)
         elif which == "event_batch":
             for e in m.message.event_batch.events:
@@ -349,7 +347,7 @@ def seat_json(messages: Sequence[SeatMessage]) -> Iterator[dict[str, Any]]:
         elif which == "decision_request":
             for e in m.message.decision_request.events:
                 yield stdio.event_line(e)
-            yield stdio.decide_line(m.message.decision_request, ruleset)
+            yield stdio.decide_line(m.message.decision_request)
         elif which == "action_error":
             yield stdio.error_line(m.message.action_error)
         elif which == "game_end":

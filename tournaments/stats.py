@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
-from scipy.special import stdtrit  # Student t quantiles: scipy.stats.t.ppf, without importing scipy.stats (~1 s)
+from scipy.special import stdtrit  # t quantiles, as scipy.stats.t.ppf; lighter import
 
 FAULTS = ("timeouts", "refusals", "defaults", "forfeits", "disconnects")
 

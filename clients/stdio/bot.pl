@@ -35,18 +35,12 @@ sub suit { substr($_[0], 1, 1) }
 sub hcp  { $POINTS{ substr($_[0], 0, 1) } // 0 }
 sub say_err { print STDERR "bot.pl: @_\n" }
 
-# True when $card beats $best (the card winning the trick so far); $trump may be undef.
+# True when $card, if played now, would beat $best, the card winning the trick so far (the view's
+# "winning" tells which that is); $trump may be undef.
 sub beats {
     my ($card, $best, $trump) = @_;
     return rank($card) > rank($best) if suit($card) eq suit($best);
     return defined $trump && suit($card) eq $trump;
-}
-
-sub winning_card {
-    my ($trump, @cards) = @_;
-    my $best = shift @cards;
-    for my $c (@cards) { $best = $c if beats($c, $best, $trump) }
-    return $best;
 }
 
 # Sort helpers: cards by rank, low first.
@@ -117,7 +111,6 @@ sub play {
     my ($d) = @_;
     my $view  = $d->{view};
     my @cards = map { $_->{play} } @{ $d->{legal} };
-    my @trick = map { $_->{card} } @{ $view->{trick} };
     my $trump = $view->{trump};
     if ($bad_first) {    # test mode: one card we do not hold, to be refused
         $bad_first = 0;
@@ -125,14 +118,14 @@ sub play {
         my ($bad) = grep { !$held{$_} } @DECK;
         return { play => $bad };
     }
+    unless ($view->{winning}) {    # we lead
+        return { play => (by_rank(@cards))[ $view->{minus} ? 0 : -1 ] };
+    }
+    my $best = $view->{winning}{card};
     if ($view->{minus}) {
-        return { play => (by_rank(@cards))[0] } unless @trick;
-        my $best   = winning_card(undef, @trick);
         my @losers = grep { !beats($_, $best, undef) } @cards;
         return { play => (by_rank(@losers ? @losers : @cards))[-1] };
     }
-    return { play => (by_rank(@cards))[-1] } unless @trick;
-    my $best    = winning_card($trump, @trick);
     my @winners = grep { beats($_, $best, $trump) } @cards;
     my $is_trump = sub { (defined $trump && suit($_[0]) eq $trump) ? 1 : 0 };
     my @cheap = sort { $is_trump->($a) <=> $is_trump->($b) || rank($a) <=> rank($b) } (@winners ? @winners : @cards);

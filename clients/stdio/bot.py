@@ -39,18 +39,11 @@ def suit(card):
 
 
 def beats(card, best, trump):
-    """True when ``card`` beats ``best``, the card winning the trick so far."""
+    """True when ``card``, if played now, would beat ``best``, the card winning the trick so far
+    (the view's "winning" tells which that is)."""
     if suit(card) == suit(best):
         return rank(card) > rank(best)
     return suit(card) == trump
-
-
-def winning_card(cards, trump):
-    best = cards[0]
-    for card in cards[1:]:
-        if beats(card, best, trump):
-            best = card
-    return best
 
 
 def log(text):
@@ -119,20 +112,16 @@ class Bot:
     def play(self, decision):
         view = decision["view"]
         cards = [option["play"] for option in decision["legal"]]
-        trick = [p["card"] for p in view["trick"]]
         trump = view["trump"]
         if self.bad_first:  # test mode: one card we do not hold, to be refused
             self.bad_first = False
             return {"play": next(c for c in DECK if c not in view["hand"])}
+        if view["winning"] is None:  # we lead
+            return {"play": (min if view["minus"] else max)(cards, key=rank)}
+        best = view["winning"]["card"]
         if view["minus"]:
-            if not trick:
-                return {"play": min(cards, key=rank)}
-            best = winning_card(trick, None)
             losers = [c for c in cards if not beats(c, best, None)]
             return {"play": max(losers or cards, key=rank)}
-        if not trick:
-            return {"play": max(cards, key=rank)}
-        best = winning_card(trick, trump)
         winners = [c for c in cards if beats(c, best, trump)]
 
         def cheapest(card):  # side suits before trumps, then low before high

@@ -8,8 +8,8 @@ from server.engine.cards import card_mask, format_card, format_cards, mask_cards
 from server.engine.dealing import Deal, seeded_deal
 from server.engine.game import (
     Choose,
-    Decision,
     DealResult,
+    Decision,
     Exchange,
     Game,
     IllegalAction,

@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import structlog
+
 from mizerka_proto import referee_pb2
 from server import protocol
 from server.describe import describe_action
@@ -30,6 +32,9 @@ from server.logverify import Divergence, Step, logged_action, verify_game
 from server.matchlog import GameLog
 from server.referee.session import DefaultReason, Disconnected, GameRecord, GameSession, Outgoing, SeatInfo
 from server.settings import ClockSettings
+
+# Offline games report their faults in their records; their strikes are nobody's log lines.
+QUIET = structlog.wrap_logger(structlog.ReturnLogger())
 
 
 class SeatDriver(Protocol):
@@ -89,7 +94,7 @@ def play(
 ) -> GameRecord:
     """Play one game with a driver per seat (None: nobody, the referee's default plays the seat)."""
     seats = [SeatInfo(present=False) if d is None else SeatInfo(True, d.live_events) for d in drivers]
-    session = GameSession(match_id, rules, seed, game_index, seats, names, clock or ClockSettings())
+    session = GameSession(match_id, rules, seed, game_index, seats, names, clock or ClockSettings(), log=QUIET)
     session.start()
     _deliver(session, drivers)
     while (ask := session.next_ask()) is not None:
@@ -133,8 +138,11 @@ def reenact(g: GameLog, observe: Observer, ask: Asker | None = None) -> GameReco
     steps = verify_game(g).steps
     header = g.header
     session = GameSession(g.match, g.rules, g.seed, g.game, [SeatInfo() for _ in g.names], g.names,
-                          clock_settings(g), int(header.get("games") or 1))
+                          clock_settings(g), int(header.get("games") or 1), log=QUIET)
     current: list[Step | None] = [None]
+    # Refused and stale answers leave no line in the log, only their counts on the end line.
+    for record, logged in zip(session.records, (g.end or {}).get("seats") or [], strict=False):
+        record.refusals, record.malformed, record.stale = (int(logged.get(k) or 0) for k in ("refusals", "malformed", "stale"))
 
     def flush() -> None:
         for out in session.take():

@@ -137,7 +137,9 @@ class GameSession:
         clock: ClockSettings,
         games: int = 1,
         on_update: Callable[[Game], None] | None = None,
+        log: Any = None,
     ) -> None:
+        """``log``: a structlog logger for strikes and forfeits (default: the referee's)."""
         n = rules.players
         if len(seats) != n or len(names) != n:
             raise ValueError(f"{rules.preset} needs {n} seats, got {len(seats)}")
@@ -165,7 +167,7 @@ class GameSession:
         self._decision: Decision | None = None
         self._entry = 0
         self._errors = 0
-        self.log = structlog.get_logger("referee").bind(match_id=match_id, game=game_index)
+        self.log = (log or structlog.get_logger("referee")).bind(match_id=match_id, game=game_index)
         for seat, info in enumerate(seats):
             if not info.present:  # nobody came for this seat: the default policy plays it
                 self._forfeit(seat, disconnected=True)

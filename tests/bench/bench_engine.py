@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from sysinfo import machine
+
 from server.engine import Exchange, Game, Phase, load_ruleset
 from server.engine.cards import mask_cards
 

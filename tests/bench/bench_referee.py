@@ -51,9 +51,9 @@ from pathlib import Path
 
 import grpc
 import structlog
-
 import sysinfo
 from sysinfo import cpu_seconds
+
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.engine.rules import load_ruleset
 from server.referee.match import GameRunner
@@ -559,7 +559,7 @@ async def overshoot(args: argparse.Namespace, tmp: Path) -> int:
     print(f"          {len(kept):,} timeouts ({len(kept) / w.seconds:,.0f}/s) and "
           f"{stats.decisions / w.seconds:,.0f} answered decisions/s; {w.line()}")
     if not kept:
-        print("          no timeout strike with overshoot_ms in the referee log (server/referee/match.py logs it)")
+        print("          no timeout strike with overshoot_ms in the referee log (server/referee/session.py logs it)")
         return 1
     p99 = pct(kept, 0.99)
     verdict = "meets the bar" if p99 < OVERSHOOT_BAR_MS else "ABOVE THE BAR"

@@ -202,7 +202,7 @@ class StreamHandler(ABC):
     async def handle(self, message: referee_pb2.RefereeMessage) -> Sequence[referee_pb2.BotMessage]:
         """One referee message after Welcome; returns the messages to send back, in order."""
 
-    async def open(self) -> None:
+    async def open(self) -> None:  # noqa: B027 (an optional hook: doing nothing is the default)
         """Get ready before each new stream (the stdio bridge starts its program here)."""
 
     async def pump(self, send: Callable[[referee_pb2.BotMessage], Awaitable[None]]) -> None:
@@ -211,11 +211,11 @@ class StreamHandler(ABC):
         has no such traffic and waits until cancelled."""
         await asyncio.Event().wait()
 
-    async def lost(self, in_game: bool, reason: str | None) -> None:
+    async def lost(self, in_game: bool, reason: str | None) -> None:  # noqa: B027 (optional hook)
         """The stream ended before the run did: dropped (``reason``) or, with None, after :meth:`pump`
         returned. ``in_game``: a game was in progress (the referee plays the rest of it by default)."""
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 (optional hook)
         """The run is over."""
 
 
@@ -223,18 +223,9 @@ class _Runner:
     """``parallel`` Play streams on one channel, each with its own handler, until ``games`` games
     are over (None: until cancelled)."""
 
-    def __init__(
-        self,
-        make_handler: Callable[[int], StreamHandler],
-        server: str,
-        token: str,
-        parallel: int,
-        games: int | None,
-        stats: StreamStats,
-        backoff: Backoff,
-        max_reconnects: int | None,
-        max_message_bytes: int,
-    ) -> None:
+    def __init__(self, make_handler: Callable[[int], StreamHandler], server: str, token: str, parallel: int,
+                 games: int | None, stats: StreamStats, backoff: Backoff, max_reconnects: int | None,
+                 max_message_bytes: int) -> None:
         self.make_handler = make_handler
         self.server = server
         self.token = token

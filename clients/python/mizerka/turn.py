@@ -289,7 +289,10 @@ class Turn:
         """The deal's completed tricks, then the trick in progress (if any)."""
         return [
             TrickState(
-                t.leader, tuple((p.seat, p.card) for p in t.plays), t.winner if t.HasField("winner") else None, t.winning
+                t.leader,
+                tuple((p.seat, p.card) for p in t.plays),
+                t.winner if t.HasField("winner") else None,
+                t.winning,
             )
             for t in self.view.tricks
         ]

@@ -83,7 +83,6 @@ class _Bridge(StreamHandler):
         self.match = ""
         self.game_number = 0
         self.seat = 0
-        self.ruleset: game_pb2.Ruleset | None = None
         self.strikes = 0
         self.pending: int | None = None  # the turn awaiting an answer line
         self.inflight: tuple[int, str | None] | None = None  # (turn, the bridge's note) sent, not judged yet
@@ -140,10 +139,10 @@ class _Bridge(StreamHandler):
         assert self.program is not None
         program = self.program
         which = message.WhichOneof("message")
-        stats = self.launch.stats
-        if self.inflight is not None and not (which == "action_error" and message.action_error.turn == self.inflight[0]):
+        inflight = self.inflight
+        if inflight is not None and not (which == "action_error" and message.action_error.turn == inflight[0]):
             # Anything but a refusal after an answer means the referee accepted it.
-            if self.pending == self.inflight[0]:
+            if self.pending == inflight[0]:
                 self.pending = None
             self.inflight = None
         if which == "event_batch":
@@ -153,14 +152,13 @@ class _Bridge(StreamHandler):
             self._events(d.events, program)
             self.pending = d.turn
             self.inflight = None
-            stats.decisions += 1
-            program.send(decide_line(d, self.ruleset))
+            self.launch.stats.decisions += 1
+            program.send(decide_line(d))
         elif which == "action_error":
             self._refused(message.action_error, program)
         elif which == "game_start":
             g = message.game_start
             self.match, self.game_number, self.seat = g.match_id, g.game_number, g.seat
-            self.ruleset = g.ruleset
             self.strikes = 0
             self.pending = self.inflight = None
             program.send(game_start_line(g))
@@ -287,7 +285,8 @@ async def run_stdio_async(
     return stats
 
 
-def run_stdio(command: Sequence[str], server: str | None = None, token: str | None = None, **options: Any) -> StdioStats:
+def run_stdio(command: Sequence[str], server: str | None = None, token: str | None = None,
+              **options: Any) -> StdioStats:
     """The blocking form of :func:`run_stdio_async`. Ctrl-C or SIGTERM closes the streams, stops the
     programs (stdin closed, then SIGTERM, then SIGKILL) and returns with ``interrupted = True``."""
     stats = options.pop("stats", None) or StdioStats()

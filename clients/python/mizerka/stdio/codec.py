@@ -152,22 +152,23 @@ def _plays(t: game_pb2.Trick) -> list[dict[str, Any]]:
     return [{"seat": p.seat, "card": p.card} for p in t.plays]
 
 
-def view_json(view: game_pb2.SeatView, ruleset: game_pb2.Ruleset | None = None) -> dict[str, Any]:
+def _winning(t: game_pb2.Trick) -> dict[str, Any]:
+    """The play of the trick winning it so far (Trick.winning)."""
+    return next({"seat": p.seat, "card": p.card} for p in t.plays if p.seat == t.winning)
+
+
+def view_json(view: game_pb2.SeatView) -> dict[str, Any]:
     """A seat's view in card notation, with per-seat lists (entry i for seat i) and your own cards.
 
-    ``trick`` is the trick in progress (``[]`` when you lead), ``tricks`` the completed tricks of
-    the deal; ``minus`` and ``major`` describe the settled contract (using ``ruleset``). The
-    finished deals (SeatView.results) are left out to keep lines short: ``totals`` has the score,
-    and ``deal_ended`` events and ``game_end`` have every result.
+    ``trick`` is the trick in progress (``[]`` when you lead) and ``winning`` its play winning so
+    far, ``tricks`` the completed tricks of the deal; ``contract_name``, ``minus`` and ``major``
+    describe the contract, as the referee says. The finished deals (SeatView.results) are left out
+    to keep lines short: ``totals`` has the score, and ``deal_ended`` events and ``game_end`` have
+    every result.
     """
     players = list(view.players)
     n = len(players)
     me = players[view.seat] if view.seat < n else game_pb2.PlayerState()
-    label = view.contract or None
-    major = bool(label and label.endswith(" major"))
-    info = None
-    if label and ruleset is not None:
-        info = next((c for c in ruleset.contracts if c.name == label.removesuffix(" major")), None)
     declarer = _opt(view, "declarer")
     tricks = list(view.tricks)
     current = tricks[-1] if tricks and not tricks[-1].HasField("winner") else None
@@ -183,10 +184,11 @@ def view_json(view: game_pb2.SeatView, ruleset: game_pb2.Ruleset | None = None) 
         "caller": _opt(view, "caller"),
         "declarer": declarer,
         "position": None if declarer is None or not n else (view.seat - declarer) % n,
-        "contract": label,
+        "contract": view.contract or None,
+        "contract_name": view.contract_name or None,
         "trump": view.trump or None,
-        "minus": bool(info and info.minus and not major),
-        "major": major,
+        "minus": view.contract_minus,
+        "major": view.contract_major,
         "hand": list(me.hand),
         "hand_sizes": [p.hand_count for p in players],
         "talon": list(view.talon) if view.talon_known else None,
@@ -198,6 +200,7 @@ def view_json(view: game_pb2.SeatView, ruleset: game_pb2.Ruleset | None = None) 
             for a in view.announcements
         ],
         "trick": _plays(current) if current is not None else [],
+        "winning": _winning(current) if current is not None else None,
         "tricks": [{"leader": t.leader, "plays": _plays(t), "winner": t.winner} for t in tricks if t.HasField("winner")],
         "tricks_won": [p.tricks_won for p in players],
         "quotas": [p.quota for p in players] if settled else None,
@@ -269,7 +272,7 @@ def event_line(e: events_pb2.Event) -> dict[str, Any]:
     return head | json_format.MessageToDict(getattr(e, which), preserving_proto_field_name=True)
 
 
-def decide_line(d: referee_pb2.DecisionRequest, ruleset: game_pb2.Ruleset | None = None) -> dict[str, Any]:
+def decide_line(d: referee_pb2.DecisionRequest) -> dict[str, Any]:
     kind = _KINDS.get(d.kind, "unspecified")
     out: dict[str, Any] = {
         "type": "decide",
@@ -281,7 +284,7 @@ def decide_line(d: referee_pb2.DecisionRequest, ruleset: game_pb2.Ruleset | None
     }
     if kind == "exchange":
         out["exchange"] = {"max": d.exchange.max_cards, "pick": d.exchange.pick, "talon": list(d.exchange.talon)}
-    out["view"] = view_json(d.view, d.ruleset if d.HasField("ruleset") else ruleset)
+    out["view"] = view_json(d.view)
     return out
 
 

@@ -1,0 +1,62 @@
+"""The packages install from their own declarations: the wire stubs (proto/python), the server
+alone on them (without the bot SDK), and the whole arena. Each is installed for real (not
+editable) into a fresh virtual env whose third-party libraries come from this env's site-packages,
+so nothing of this source tree is importable there by accident."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _venv(tmp_path: Path, *projects: Path) -> Path:
+    env = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    python = env / "bin" / "python"
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    # Third-party libraries only: a path line does not run this env's editable-install hooks.
+    Path(site, "third_party.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    for project in projects:
+        build = tmp_path / f"build-{project.name}"
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+                        "--no-build-isolation", "--no-cache-dir", str(project)],
+                       check=True, capture_output=True, cwd=build.parent, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    return python
+
+
+def _run(python: Path, code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+
+
+@pytest.mark.timeout(600)
+def test_the_server_installs_and_runs_without_the_bot_sdk(tmp_path: Path) -> None:
+    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT)
+    done = _run(python, "import importlib.util, server.service, server.referee.offline, server.cli, server.logverify; "
+                        "print(importlib.util.find_spec('mizerka'), server.service.__file__)", tmp_path)
+    assert done.returncode == 0, done.stderr
+    spec, where = done.stdout.split()
+    assert spec == "None", "the bot SDK leaked into the fresh env"
+    assert str(ROOT) not in where, f"the server came from the source tree: {where}"
+    # The server's own command runs there: one in-process game.
+    game = _run(python, "import sys; from server.cli import app; sys.argv = ['mizerka', 'demo', '--preset', "
+                        "'mizerka-short']; app()", tmp_path)
+    assert game.returncode == 0 and "mizerka-short" in game.stdout, game.stderr
+
+
+@pytest.mark.timeout(600)
+def test_the_whole_arena_installs_with_its_declared_packages(tmp_path: Path) -> None:
+    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "clients" / "python", ROOT)
+    done = _run(python, "import tournaments.cli, mizerka, mizerka_proto; print(tournaments.cli.__file__)", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert str(ROOT) not in done.stdout
+    script = python.parent / "mizerka"
+    rules = subprocess.run([script, "rules", "check", str(ROOT / "tests" / "conformance" / "cases")],
+                           capture_output=True, text=True, cwd=tmp_path)
+    assert rules.returncode == 0 and " 0 failed" in rules.stdout, rules.stdout + rules.stderr
