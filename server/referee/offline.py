@@ -66,8 +66,9 @@ def _deliver(session: GameSession, drivers: Sequence[SeatDriver | None]) -> None
                 session.disconnect(out.seat)
 
 
-def _resolve(session: GameSession, driver: SeatDriver, drivers: Sequence[SeatDriver | None]) -> None:
-    """Ask ``driver`` until the session has settled the pending turn."""
+def _resolve(session: GameSession, driver: SeatDriver, deliver: Callable[[], None]) -> None:
+    """Ask ``driver`` until the session has settled the pending turn; ``deliver`` sends what the
+    session queued after each answer."""
     ask = session.pending
     while ask is not None and session.pending is ask:
         try:
@@ -79,7 +80,7 @@ def _resolve(session: GameSession, driver: SeatDriver, drivers: Sequence[SeatDri
                 session.time_out()
             else:
                 session.answer(message, 0.0)
-        _deliver(session, drivers)
+        deliver()
 
 
 def play(
@@ -101,7 +102,7 @@ def play(
         _deliver(session, drivers)
         driver = drivers[ask.seat]
         assert driver is not None  # a seat without a driver is forfeited: the session plays it
-        _resolve(session, driver, drivers)
+        _resolve(session, driver, lambda: _deliver(session, drivers))
     _deliver(session, drivers)
     return session.record()
 
@@ -279,20 +280,13 @@ def refeed(g: GameLog, seat: int, driver: SeatDriver,
             return
         trial = copy.deepcopy(session)  # the bot's answers are played here; the log's on the session
         trial.take()
-        pending = trial.pending
-        while pending is not None and trial.pending is pending:
-            try:
-                message = driver.receive()
-            except Disconnected:
-                trial.disconnect(seat)
-                break
-            if message is None:
-                trial.time_out()
-            else:
-                trial.answer(message, 0.0)
-            for out in trial.take():  # only the ActionErrors: what follows is the log's outcome
+
+        def forward_errors() -> None:  # only the ActionErrors: what follows is the log's outcome
+            for out in trial.take():
                 if out.seat == seat and out.message.WhichOneof("message") == "action_error":
                     driver.send(out.message)
+
+        _resolve(trial, driver, forward_errors)
         report.decisions += 1
         played = trial.turns[-1] if trial.turns and trial.turns[-1].turn == step.turn else None
         bot = None

@@ -1,6 +1,6 @@
 """The stdio line protocol's codec: proto messages to JSON lines for the program, answer lines to
-Actions. Pure functions, no I/O: the bridge, replays (server/replay.py) and the match-log tools
-(server/logcli.py) all speak the protocol through them. Specified in docs/stdio-protocol.md.
+Actions. Pure functions, no I/O: the bridge, the offline stdio seats (tournaments/local_bots.py) and the match-log tools
+(tournaments/logcli.py) all speak the protocol through them. Specified in docs/stdio-protocol.md.
 """
 
 from __future__ import annotations
