@@ -15,12 +15,15 @@ from rich.console import Console
 from server.conformance import CaseError, case_files, compare, load_case, run_case
 from server.engine.game import Game
 from server.engine.rules import PRESETS, RulesError, load_ruleset
-from server.logs import configure_logging
+from server.logs import configure_logging, private_umask
 from server.policies import random_action
 from server.scoresheet import render_scoresheet
 from server.serve import admin_token_for
 from server.serve import serve as run_server
-from server.settings import ClockSettings
+from server.settings import ClockSettings, StreamLimits
+from server.tls import ServerTls
+
+_LIMITS = StreamLimits()  # the defaults of serve's stream limits
 
 app = typer.Typer(help="Mizerka Arena: rules engine, referee and leagues for Mizerka bots.", no_args_is_help=True)
 rules_app = typer.Typer(help="Rules conformance cases (docs/conformance.md).", no_args_is_help=True)
@@ -89,25 +92,37 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
     db: Annotated[str, typer.Option(help="SQLite file, or a SQLAlchemy URL (postgresql+psycopg://...).")] = "data/arena.sqlite",
-    admin_token: Annotated[str | None, typer.Option(help="Admin token for Arena calls (else $MIZERKA_ADMIN_TOKEN, else a file beside the db).")] = None,
+    admin_token: Annotated[str | None, typer.Option(help="Admin token for Arena calls; prefer $MIZERKA_ADMIN_TOKEN or the file DB.admin-token (made if missing): a command line is visible to every user.")] = None,
     decision_ms: Annotated[int, typer.Option(help="Default free time per decision, ms.")] = 10_000,
     bank_ms: Annotated[int, typer.Option(help="Default time bank per game, ms.")] = 60_000,
     increment_ms: Annotated[int, typer.Option(help="Default bank increment per decision, ms.")] = 0,
     max_strikes: Annotated[int, typer.Option(help="Default strikes before a seat is forfeited (0: never).")] = 3,
     seat_timeout: Annotated[float, typer.Option(help="Seconds a match waits for its bots' streams before the default policy plays the missing seats.")] = 60.0,
+    hello_timeout_s: Annotated[float, typer.Option(help="Seconds a new Play stream has to send its Hello; then it is closed with DEADLINE_EXCEEDED.")] = _LIMITS.hello_timeout_s,
+    max_streams_per_bot: Annotated[int, typer.Option(help="Open Play streams one bot may hold; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_streams_per_bot,
+    max_unasked_messages: Annotated[int, typer.Option(help="Messages a bot may send without being asked (no DecisionRequest or retry in between); more and its stream is closed with RESOURCE_EXHAUSTED.")] = _LIMITS.max_unasked_messages,
     log_format: Annotated[str, typer.Option(help="auto, console or json.")] = "auto",
     ready_file: Annotated[Path | None, typer.Option(help="Write host:port here once listening (for scripts).")] = None,
+    tls_cert: Annotated[Path | None, typer.Option(metavar="PEM", help="Serve TLS with this certificate chain (PEM; needs --tls-key). Without TLS, tokens cross the network in clear text.")] = None,
+    tls_key: Annotated[Path | None, typer.Option(metavar="PEM", help="The private key of --tls-cert (PEM).")] = None,
+    tls_client_ca: Annotated[Path | None, typer.Option(metavar="PEM", help="Mutual TLS: require client certificates signed by this CA (PEM).")] = None,
 ) -> None:
     """Run the referee: bots connect to play, admins create matches, anyone may watch."""
     if log_format not in ("auto", "console", "json"):
         raise usage_error(f"--log-format must be auto, console or json, not {log_format!r}")
     configure_logging(log_format)  # type: ignore[arg-type]
+    private_umask()  # the database, its -wal/-shm and the admin-token file: for this user alone
+    if admin_token:
+        print("warning: --admin-token is visible to every user of this machine (ps, /proc); prefer "
+              "$MIZERKA_ADMIN_TOKEN or the file DB.admin-token", file=sys.stderr)
     try:
         clock = ClockSettings(decision_ms, bank_ms, increment_ms, max_strikes)
-    except ValueError as e:
+        limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages)
+        tls = ServerTls.load(tls_cert, tls_key, tls_client_ca)
+    except ValueError as e:  # a bad clock, limit or TLS file (TlsSettingsError)
         raise usage_error(str(e)) from None
     token = admin_token_for(db, admin_token)
     try:
-        asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file))
+        asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls))
     except OSError as e:
         raise usage_error(str(e)) from None

@@ -12,6 +12,7 @@ from typing import Any
 
 from server.engine.cards import SUITS, CardError, parse_card, parse_suit
 from server.engine.dealing import Deal
+from server.engine.events import contract_label
 from server.engine.game import Action, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import RulesError, load_ruleset
 
@@ -160,7 +161,7 @@ def _deal_report(game: Game, i: int, refused: list[int]) -> dict[str, Any]:
         return {
             "dealer": r.dealer,
             "declarer": r.declarer,
-            "contract": r.contract or None,
+            "contract": r.label or None,
             "trump": None if r.trump is None else SUITS[r.trump],
             "tricks": list(r.tricks),
             "points": list(r.points),
@@ -168,7 +169,7 @@ def _deal_report(game: Game, i: int, refused: list[int]) -> dict[str, Any]:
             "refused": refused,
         }
     settled = game.phase >= Phase.EXCHANGE and game.contract is not None
-    contract = game.contract_label if settled else (game.announced.name if game.announced else None)
+    contract = contract_label(game.contract.name, game.major) if settled else (game.announced.name if game.announced else None)  # type: ignore[union-attr]
     return {
         "dealer": game.dealer,
         "declarer": game.declarer,

@@ -1,16 +1,33 @@
-"""Games in words: actions, log entries and where a game stands, as people read them.
+"""Games in words: actions, log events and where a game stands, as people read them.
 
-The one text rendering of the game log: match-log verification, the replay command's text, the
-re-feed reports and the league report all describe entries and actions with these functions.
+The one text rendering of the game log: match-log verification, the replay command's texts (the
+whole game, and what one seat was told) and the re-feed reports all describe events and actions with
+these functions; nothing else turns an event into text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from server.engine.actions import Action, Choose, Exchange, Major, Play
 from server.engine.cards import CARD_TEXT, SUITS
-from server.engine.game import Action, Choose, Exchange, Game, Major, Phase, Play
+from server.engine.events import (
+    ContractAnnounced,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+    contract_label,
+)
+from server.engine.game import Game, Phase
 from server.engine.rules import Ruleset
+from server.engine.views import contract_quotas
 
 
 def cards_text(cards: Iterable[int]) -> str:
@@ -43,7 +60,7 @@ def describe_action(action: Action | None, rules: Ruleset | None = None, past: b
     if t is Major:
         if action.contract is None:  # type: ignore[union-attr]
             return "passed" if past else "passes"
-        return ("announced " if past else "announces ") + f"{action.contract} major"  # type: ignore[union-attr]
+        return ("announced " if past else "announces ") + contract_label(action.contract, True)  # type: ignore[union-attr, arg-type]
     if t is Exchange:
         discard, take = action.discard, action.take  # type: ignore[union-attr]
         if not discard:
@@ -55,36 +72,102 @@ def describe_action(action: Action | None, rules: Ruleset | None = None, past: b
     return repr(action)
 
 
-def describe(e: tuple) -> str:
-    """A log entry in words (seats by number, deals and tricks from 0 as in the log)."""
-    kind = e[0]
-    if kind == "deal":
-        return f"{deal_name(e[1], e[2], e[3])} starts with dealer seat {e[4]} and declarer seat {e[5]}"
-    if kind == "contract":
-        return f"seat {e[1]} announces {e[2]}" + (f" ({SUITS[e[3]]} trumps)" if e[3] is not None else "")
-    if kind == "major":
-        return f"seat {e[1]} announces {e[2]} major" if e[2] is not None else f"seat {e[1]} passes the major round"
-    if kind == "settled":
-        return f"the contract settles as {e[2]} with seat {e[1]} declarer"
-    if kind == "exchange":
-        if isinstance(e[2], int):
-            return f"seat {e[1]} exchanges {e[2]} cards"
-        if not e[2]:
-            return f"seat {e[1]} exchanges nothing"
-        return f"seat {e[1]} discards {cards_text(e[2])} and takes {cards_text(e[3])}"
-    if kind == "play":
-        return f"seat {e[1]} plays {CARD_TEXT[e[2]]}"
-    if kind == "revoke":
-        return f"seat {e[1]} revokes with {CARD_TEXT[e[2]]}"
-    if kind == "trick":
-        return f"trick won by seat {e[1]}"
-    if kind == "result":
-        r = e[1]
-        return (f"{deal_name(r.deal_no, r.redeal, r.tiebreak)} ends with tricks {'/'.join(map(str, r.tricks))}, "
-                f"points {signed(r.points)}, totals {signed(e[2])}")
-    if kind == "over":
-        return f"the game is over with totals {signed(e[1])}"
+def _trumps(trump: int | None) -> str:
+    return "no trumps" if trump is None else f"{SUITS[trump]} trumps"
+
+
+def describe(e: Event, rules: Ruleset | None = None) -> str:
+    """A log event in words (seats by number, deals and tricks from 0 as in the log). With ``rules``,
+    an announcement shows its trump only where the declarer names it, and a settled contract its quotas."""
+    match e:
+        case Dealt(deal_no, redeal, tiebreak, dealer, declarer):
+            return f"{deal_name(deal_no, redeal, tiebreak)} starts with dealer seat {dealer} and declarer seat {declarer}"
+        case ContractAnnounced(seat, contract, trump):
+            info = rules.contract(contract) if rules is not None else None
+            named = trump is not None and (rules is None or (info is not None and info.names_trump))
+            return f"seat {seat} announces {contract}" + (f" ({_trumps(trump)})" if named else "")
+        case MajorAnnounced(seat, contract):
+            if contract is None:
+                return f"seat {seat} passes the major round"
+            return f"seat {seat} announces {contract_label(contract, True)}"
+        case Settled(declarer, contract, major, trump):
+            text = f"the contract settles as {e.label} ({_trumps(trump)}) with seat {declarer} declarer"
+            info = rules.contract(contract) if rules is not None else None
+            if rules is not None and info is not None:
+                text += f", quotas {' '.join(map(str, contract_quotas(rules, declarer, info.minus, major)))}"
+            return text
+        case Exchanged(seat, count, discard, take):
+            if not count:
+                return f"seat {seat} exchanges nothing"
+            if discard is None:
+                return f"seat {seat} exchanges {count} card{'' if count == 1 else 's'}"
+            return f"seat {seat} discards {cards_text(discard)} and takes {cards_text(take or ())}"
+        case Played(seat, card):
+            return f"seat {seat} plays {CARD_TEXT[card]}"
+        case Revoked(seat, card):
+            return f"seat {seat} revokes with {CARD_TEXT[card]}"
+        case TrickTaken(winner):
+            return f"trick won by seat {winner}"
+        case DealScored(r, totals):
+            return (f"{deal_name(r.deal_no, r.redeal, r.tiebreak)} ends with tricks {'/'.join(map(str, r.tricks))}, "
+                    f"points {signed(r.points)}, totals {signed(totals)}")
+        case GameOver(totals):
+            return f"the game is over with totals {signed(totals)}"
     return repr(e)
+
+
+class EventText:
+    """An event stream as lines for people. Deals start at the left margin after an empty line (with
+    every hand and the talon where the audience knows them), everything else is indented; tricks are
+    numbered from 0 within their deal. With ``tricks=True`` a trick's plays share one line
+    (``trick 3: seat 0 7H, seat 1 8H, seat 2 9H -> won by seat 1``), otherwise each event has its own.
+    """
+
+    def __init__(self, rules: Ruleset | None = None, tricks: bool = False) -> None:
+        self.rules = rules
+        self.group = tricks
+        self.trick_no = 0
+        self.plays: list[str] = []  # the current trick's plays, while grouping
+
+    def lines(self, e: Event, note: str = "") -> list[str]:
+        """The lines for ``e`` (none for a play whose trick is not complete yet, when grouping);
+        ``note`` ends its line, e.g. `` (default: TIMEOUT)``."""
+        match e:
+            case Dealt(hands=hands, talon=talon):
+                self.trick_no, self.plays = 0, []
+                out = ["", describe(e, self.rules) + note]
+                if hands is not None:
+                    out += [f"  hand of seat {s}: {cards_text(sorted(h))}" for s, h in enumerate(hands)]
+                    out.append(f"  talon (top first): {cards_text(talon or ())}")
+                return out
+            case Played(seat, card) if self.group:
+                self.plays.append(f"seat {seat} {CARD_TEXT[card]}{note}")
+                return []
+            case Revoked(seat, card):
+                if not self.group:
+                    return [f"  {describe(e)}: the deal is void{note}"]
+                plays, self.plays = [*self.plays, f"seat {seat} {CARD_TEXT[card]} REVOKE{note}"], []
+                return [f"  trick {self.trick_no}: {', '.join(plays)}: the deal is void, seat {seat} loses 10"]
+            case TrickTaken(winner):
+                number, self.trick_no = self.trick_no, self.trick_no + 1
+                if not self.group:
+                    return [f"  trick {number} won by seat {winner}{note}"]
+                plays, self.plays = self.plays, []
+                return [f"  trick {number}: {', '.join(plays)} -> won by seat {winner}{note}"]
+            case GameOver():
+                return ["", describe(e) + note]
+        return [f"  {describe(e, self.rules)}{note}"]
+
+
+def default_text(turn: int, action: Action, reason: str) -> str:
+    """The referee's default answer for a seat (DefaultApplied), as that seat's story tells it."""
+    return f"the referee answers turn {turn} for you ({reason}): {describe_action(action)}"
+
+
+def strike_text(strikes: int, max_strikes: int, forfeited: bool) -> str:
+    """A strike counted against a seat (StrikeCounted)."""
+    limit = f" of {max_strikes}" if max_strikes else ""
+    return f"strike {strikes}{limit}" + (": you are forfeited" if forfeited else "")
 
 
 _VERBS = {Phase.CONTRACT: "announce a contract", Phase.MAJOR: "announce a major or pass", Phase.EXCHANGE: "exchange",

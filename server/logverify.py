@@ -1,7 +1,7 @@
 """Re-executing a logged game through the engine, checking that every logged outcome follows.
 
 The log is the FULL projection of ``Game.log``: deals carry their cards, so the game is rebuilt
-from the logged deals and actions alone, and every derived entry (settled contract, trick
+from the logged deals and actions alone, and every derived event (settled contract, trick
 winner, deal result, game end) must come out the same.
 
 - :func:`replay_log`: rebuild a stored game (Watch uses it); raises :class:`ReplayError`.
@@ -18,11 +18,27 @@ from dataclasses import dataclass
 
 from server import protocol
 from server.describe import cards_text, deal_name, describe, pending_text, signed
+from server.engine.actions import Action, Choose, Exchange, Major, Play
 from server.engine.cards import SUITS
 from server.engine.dealing import Deal
-from server.engine.game import Action, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from server.engine.events import (
+    ACTION_EVENTS,
+    ActionEvent,
+    ContractAnnounced,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+)
+from server.engine.game import Game, IllegalAction, Phase
 from server.engine.rules import Ruleset
-from server.matchlog import ACTION_KINDS, GameLog, LogLine
+from server.matchlog import GameLog, LogLine
 
 
 class ReplayError(ValueError):
@@ -38,39 +54,52 @@ class Divergence(ReplayError):
         self.message = message
 
 
-def logged_action(rules: Ruleset, entry: tuple) -> Action:
-    """The action a logged entry records (the talon cards a blind exchange took are derived).
+def logged_action(rules: Ruleset, entry: ActionEvent) -> Action:
+    """The action a logged event records (the talon cards a blind exchange took are derived).
     The report's replay pages (tournaments/report.py) step through games with it too."""
-    kind = entry[0]
-    if kind == "contract":
-        contract = rules.contract(entry[2])
-        return Choose(entry[2], entry[3] if contract is not None and contract.names_trump else None)
-    if kind == "major":
-        return Major(entry[2])
-    if kind == "exchange":
-        return Exchange(tuple(entry[2]), tuple(entry[3]) if rules.exchange == "pick" else None)
-    return Play(entry[2])  # play or revoke
+    match entry:
+        case ContractAnnounced(_, name, trump):
+            contract = rules.contract(name)
+            return Choose(name, trump if contract is not None and contract.names_trump else None)
+        case MajorAnnounced(_, name):
+            return Major(name)
+        case Exchanged(_, _, discard, take):
+            if discard is None:
+                raise ReplayError("an exchange whose cards are hidden records no action (it is not a full log)")
+            return Exchange(discard, tuple(take or ()) if rules.exchange == "pick" else None)
+        case Played(_, card) | Revoked(_, card):
+            return Play(card)
+    raise TypeError(f"{entry!r} records no action")
 
 
-def replay_log(rules: Ruleset, seed: str, entries: Iterable[tuple]) -> Game:
+def _deals(entries: Iterable[Event]) -> list[Deal]:
+    """The logged deals, to feed a fresh Game; a deal without cards stops the list."""
+    out = []
+    for e in entries:
+        if isinstance(e, Dealt):
+            if e.hands is None or e.talon is None:
+                break
+            out.append(Deal(e.hands, e.talon, e.declarer))
+    return out
+
+
+def replay_log(rules: Ruleset, seed: str, entries: Iterable[Event]) -> Game:
     entries = list(entries)
-    deals = iter([Deal(tuple(map(tuple, e[6])), tuple(e[7]), e[5]) for e in entries if e[0] == "deal"])
-    first = next((e for e in entries if e[0] == "deal"), None)
+    first = next((e for e in entries if isinstance(e, Dealt)), None)
     if first is None:
         raise ReplayError("the log has no deal")
-    if len(first) < 8:
+    if first.hands is None:
         raise ReplayError("the log holds no cards (it is not a full log)")
-    first_dealer = first[4]
-    game = Game(rules, seed=seed, first_dealer=first_dealer, deal_source=lambda d, r: next(deals, None))
+    deals = iter(_deals(entries))
+    game = Game(rules, seed=seed, first_dealer=first.dealer, deal_source=lambda d, r: next(deals, None))
     for i, entry in enumerate(entries):
-        kind = entry[0]
-        if kind in ("contract", "major", "exchange", "play", "revoke"):
-            seat = entry[1]
+        if isinstance(entry, ACTION_EVENTS):
+            seat = entry.seat
             action = logged_action(rules, entry)
             try:
                 game.apply(seat, action)
             except IllegalAction as e:
-                raise ReplayError(f"entry {i} ({kind} by seat {seat}): the engine refuses it: {e.message}") from None
+                raise ReplayError(f"entry {i} ({entry.kind} by seat {seat}): the engine refuses it: {e.message}") from None
         got = game.log[i] if i < len(game.log) else None
         if got != entry:
             raise ReplayError(f"entry {i}: the log says {entry!r}, the rules give {got!r}")
@@ -79,59 +108,72 @@ def replay_log(rules: Ruleset, seed: str, entries: Iterable[tuple]) -> Game:
     return game
 
 
-def _difference(logged: tuple, got: tuple) -> str:
-    """Why a logged entry is not the one the rules give, in words."""
-    kind = logged[0]
-    if kind != got[0]:
-        return f"the log says {describe(logged)}, the rules give {describe(got)}"
-    if kind == "trick":
-        return f"the log says trick won by seat {logged[1]}, the rules give seat {got[1]}"
-    if kind == "settled":
-        return (f"the log says the contract settles as {logged[2]} with seat {logged[1]} declarer, "
-                f"the rules give {got[2]} with seat {got[1]} declarer")
-    if kind == "deal":
-        d = deal_name(got[1], got[2], got[3])
-        if logged[1:6] != got[1:6]:
-            return f"the log says {describe(logged)}, the rules give {describe(got)}"
-        if len(logged[6]) != len(got[6]):
-            return f"the log says {d} has {len(logged[6])} hands, the rules give {len(got[6])}"
-        for s, (a, b) in enumerate(zip(logged[6], got[6])):
-            if a != b:
-                extra, missing = [c for c in a if c not in b], [c for c in b if c not in a]
-                if extra or missing:
-                    return (f"the log says seat {s} is dealt {cards_text(extra)} in {d}, "
-                            f"the seed deals it {cards_text(missing)}")
-                return (f"the log deals seat {s}'s cards of {d} in another order than the seed "
-                        "(the order decides which cards the declarer sees before choosing)")
-        if logged[7] != got[7]:
-            extra, missing = [c for c in logged[7] if c not in got[7]], [c for c in got[7] if c not in logged[7]]
+def _difference(logged: Event, got: Event) -> str:
+    """Why a logged event is not the one the rules give, in words."""
+    plain = f"the log says {describe(logged)}, the rules give {describe(got)}"
+    match logged, got:
+        case TrickTaken(), TrickTaken():
+            return f"the log says trick won by seat {logged.winner}, the rules give seat {got.winner}"
+        case Settled(), Settled():
+            return (f"the log says the contract settles as {logged.label} with seat {logged.declarer} declarer, "
+                    f"the rules give {got.label} with seat {got.declarer} declarer")
+        case Dealt(), Dealt():
+            return _deal_difference(logged, got) or plain
+        case Exchanged(), Exchanged() if (logged.seat, logged.discard) == (got.seat, got.discard):
+            return (f"the log says seat {logged.seat} takes {cards_text(logged.take or ())} from the talon, "
+                    f"the rules give {cards_text(got.take or ())}")
+        case DealScored(), DealScored():
+            return _result_difference(logged, got) or plain
+        case GameOver(), GameOver():
+            return f"the log says the game ends with totals {signed(logged.totals)}, the rules give {signed(got.totals)}"
+    return plain
+
+
+def _deal_difference(logged: Dealt, got: Dealt) -> str | None:
+    d = deal_name(got.deal_no, got.redeal, got.tiebreak)
+    head = (logged.deal_no, logged.redeal, logged.tiebreak, logged.dealer, logged.declarer)
+    if head != (got.deal_no, got.redeal, got.tiebreak, got.dealer, got.declarer):
+        return None
+    hands, want = logged.hands or (), got.hands or ()
+    if len(hands) != len(want):
+        return f"the log says {d} has {len(hands)} hands, the rules give {len(want)}"
+    for s, (a, b) in enumerate(zip(hands, want)):
+        if a != b:
+            extra, missing = [c for c in a if c not in b], [c for c in b if c not in a]
             if extra or missing:
-                return f"the log says the talon of {d} holds {cards_text(extra)}, the seed gives {cards_text(missing)}"
-            return f"the log orders the talon of {d} differently from the seed (the order decides what an exchange takes)"
-    if kind == "exchange" and logged[1:3] == got[1:3]:
-        return f"the log says seat {logged[1]} takes {cards_text(logged[3])} from the talon, the rules give {cards_text(got[3])}"
-    if kind == "result":
-        a, b = logged[1], got[1]
-        d = deal_name(b.deal_no, b.redeal, b.tiebreak)
-        for what, x, y, show in (
-            ("is numbered", (a.deal_no, a.redeal, a.tiebreak), (b.deal_no, b.redeal, b.tiebreak), lambda t: deal_name(*t)),
-            ("is played as", a.contract, b.contract, str),
-            ("has trumps", a.trump, b.trump, lambda t: "none" if t is None else SUITS[t]),
-            ("has dealer", a.dealer, b.dealer, lambda s: f"seat {s}"),
-            ("has declarer", a.declarer, b.declarer, lambda s: f"seat {s}"),
-            ("has first declarer", a.caller, b.caller, lambda s: f"seat {s}"),
-            ("ends with tricks", a.tricks, b.tricks, lambda t: "/".join(map(str, t))),
-            ("scores", a.points, b.points, signed),
-            ("is", a.void, b.void, lambda v: "void" if v else "not void"),
-            ("has revoker", a.revoker, b.revoker, lambda s: "nobody" if s is None else f"seat {s}"),
-        ):
-            if x != y:
-                return f"the log says {d} {what} {show(x)}, the rules give {show(y)}"
-        if logged[2] != got[2]:
-            return f"the log says the totals after {d} are {signed(logged[2])}, the rules give {signed(got[2])}"
-    if kind == "over":
-        return f"the log says the game ends with totals {signed(logged[1])}, the rules give {signed(got[1])}"
-    return f"the log says {describe(logged)}, the rules give {describe(got)}"
+                return (f"the log says seat {s} is dealt {cards_text(extra)} in {d}, "
+                        f"the seed deals it {cards_text(missing)}")
+            return (f"the log deals seat {s}'s cards of {d} in another order than the seed "
+                    "(the order decides which cards the declarer sees before choosing)")
+    talon, want_talon = logged.talon or (), got.talon or ()
+    if talon != want_talon:
+        extra, missing = [c for c in talon if c not in want_talon], [c for c in want_talon if c not in talon]
+        if extra or missing:
+            return f"the log says the talon of {d} holds {cards_text(extra)}, the seed gives {cards_text(missing)}"
+        return f"the log orders the talon of {d} differently from the seed (the order decides what an exchange takes)"
+    return None
+
+
+def _result_difference(logged: DealScored, got: DealScored) -> str | None:
+    a, b = logged.result, got.result
+    d = deal_name(b.deal_no, b.redeal, b.tiebreak)
+    for what, x, y, show in (
+        ("is numbered", (a.deal_no, a.redeal, a.tiebreak), (b.deal_no, b.redeal, b.tiebreak), lambda t: deal_name(*t)),
+        ("is played as", a.label, b.label, str),
+        ("has trumps", a.trump, b.trump, lambda t: "none" if t is None else SUITS[t]),
+        ("has dealer", a.dealer, b.dealer, lambda s: f"seat {s}"),
+        ("has declarer", a.declarer, b.declarer, lambda s: f"seat {s}"),
+        ("has first declarer", a.caller, b.caller, lambda s: f"seat {s}"),
+        ("ends with tricks", a.tricks, b.tricks, lambda t: "/".join(map(str, t))),
+        ("scores", a.points, b.points, signed),
+        ("is", a.void, b.void, lambda v: "void" if v else "not void"),
+        ("has revoker", a.revoker, b.revoker, lambda s: "nobody" if s is None else f"seat {s}"),
+    ):
+        if x != y:
+            return f"the log says {d} {what} {show(x)}, the rules give {show(y)}"
+    if logged.totals != got.totals:
+        return f"the log says the totals after {d} are {signed(logged.totals)}, the rules give {signed(got.totals)}"
+    return None
 
 
 # ------------------------------------------------------------------------------ verifying
@@ -225,12 +267,12 @@ def verify_game(g: GameLog, before: Hook | None = None, after: Hook | None = Non
         if pending_after is not None and after is not None:
             after(game, pending_after)
         pending_after = None
-        if e[0] in ACTION_KINDS:
+        if isinstance(e, ACTION_EVENTS):
             if k < len(game.log):
                 raise Divergence(ln.lineno, f"the log says {describe(e)}, but the rules give {describe(game.log[k])} first")
             if game.finished:
                 raise Divergence(ln.lineno, f"the log says {describe(e)}, but the game is already over")
-            seat = e[1]
+            seat = e.seat
             if seat != game.to_act:
                 raise Divergence(ln.lineno, f"the log says {describe(e)}, but {pending_text(game)}")
             turn += 1

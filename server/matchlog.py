@@ -3,15 +3,20 @@ Lines file every finished game can be exported to (docs/match-log.md).
 
 Two forms of one game's log:
 
-- the **stored** form (the ``games.log`` column): one JSON object per ``Game.log`` entry of the FULL
-  projection, keyed ``"kind"``; action entries carry the referee's per-turn metadata (``turn``,
-  ``ms``, ``default``). Watch and replay turn it back into engine tuples (:func:`entry_from_json`).
+- the **stored** form (the ``games.log`` column): one JSON object per ``Game.log`` event of the FULL
+  projection, keyed ``"kind"`` (the event class's ``kind``); action entries carry the referee's
+  per-turn metadata (``turn``, ``ms``, ``default``). Watch and replay turn it back into engine
+  events (:func:`entry_from_json`).
 - the **file** form (``mizerka match export``): a header line, one line per entry keyed ``"type"``
   (deal results flattened), and an end line. :func:`parse_match_log` reads it back, strictly: a line
   that is not what the format says raises :class:`MatchLogError` naming the line.
 
 Both directions must stay exact inverses: replay re-executes the parsed entries through the engine
-and compares what it gets with what the log says, tuple for tuple.
+and compares what it gets with what the log says, event for event.
+
+A contract is written as the ruleset's name with a ``"major"`` flag (``"contract": "hearts",
+"major": true``) in settled and result entries. Logs written before the flag carry the label
+instead (``"contract": "hearts major"``, no ``"major"`` key); they are read as the same events.
 """
 
 from __future__ import annotations
@@ -22,14 +27,32 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from server.engine.cards import CARD_TEXT, SUITS, CardError, parse_card
-from server.engine.game import DealResult
+from server.engine.events import (
+    ACTION_EVENTS,
+    EVENT_TYPES,
+    ContractAnnounced,
+    DealResult,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+)
 from server.engine.rules import RulesError, Ruleset, load_ruleset
+from server.settings import ClockSettings
 
 FORMAT = "mizerka-match-log"
 VERSION = 1
 #: Entries that record a seat's decision (one per turn); the others follow from them and the deal.
-ACTION_KINDS = frozenset({"contract", "major", "exchange", "play", "revoke"})
-ENTRY_KINDS = ("deal", "contract", "major", "settled", "exchange", "play", "revoke", "trick", "result", "over")
+ACTION_KINDS = frozenset(t.kind for t in ACTION_EVENTS)
+ENTRY_KINDS = tuple(t.kind for t in EVENT_TYPES)
+#: How logs written before the ``"major"`` flag marked a major contract: a suffix on its label.
+_OLD_MAJOR_SUFFIX = " major"
 #: Why the referee applied its default action for a seat (proto DefaultReason without its prefix).
 DEFAULT_REASONS = ("TIMEOUT", "REFUSED", "FORFEITED", "DISCONNECTED")
 #: The per-turn metadata keys of an action entry.
@@ -67,83 +90,100 @@ def _unsuit(trump: str | None) -> int | None:
     return SUITS.index(trump.upper())
 
 
+def _contract_from_json(d: Mapping[str, Any]) -> tuple[str, bool]:
+    """The contract name and major flag of a settled or result entry: ``"major"`` if written, else
+    (a log from before the flag) the label's suffix -- the one place a label is taken apart."""
+    contract = _str(d["contract"])
+    if "major" in d:
+        return contract, _bool(d["major"])
+    name = contract.removesuffix(_OLD_MAJOR_SUFFIX)
+    return name, name != contract
+
+
 def result_to_json(r: DealResult) -> dict[str, Any]:
     return {
         "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer,
-        "declarer": r.declarer, "caller": r.caller, "contract": r.contract, "trump": _suit(r.trump),
+        "declarer": r.declarer, "caller": r.caller, "contract": r.contract, "major": r.major, "trump": _suit(r.trump),
         "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
     }
 
 
 def result_from_json(d: Mapping[str, Any]) -> DealResult:
+    contract, major = _contract_from_json(d)
     return DealResult(
-        d["deal"], d["redeal"], d["tiebreak"], d["dealer"], d["declarer"], d["caller"], d["contract"],
+        d["deal"], d["redeal"], d["tiebreak"], d["dealer"], d["declarer"], d["caller"], contract, major,
         _unsuit(d["trump"]), tuple(d["tricks"]), tuple(d["points"]), d["void"], d["revoker"],
     )
 
 
-def entry_to_json(e: tuple) -> dict[str, Any]:
-    """A (projected) ``Game.log`` entry in stored form, keyed ``"kind"``."""
-    kind = e[0]
-    if kind == "deal":
-        out: dict[str, Any] = {"kind": kind, "deal": e[1], "redeal": e[2], "tiebreak": e[3], "dealer": e[4], "declarer": e[5]}
-        if len(e) > 6:  # the FULL projection keeps the cards
-            out["hands"] = [_cards(h) for h in e[6]]
-            out["talon"] = _cards(e[7])
-        return out
-    if kind == "contract":
-        return {"kind": kind, "seat": e[1], "contract": e[2], "trump": _suit(e[3])}
-    if kind == "major":
-        return {"kind": kind, "seat": e[1], "contract": e[2]}
-    if kind == "settled":
-        return {"kind": kind, "declarer": e[1], "contract": e[2], "trump": _suit(e[3])}
-    if kind == "exchange":
-        if isinstance(e[2], int):  # another seat's exchange: only the count is known
-            return {"kind": kind, "seat": e[1], "count": e[2]}
-        return {"kind": kind, "seat": e[1], "discard": _cards(e[2]), "take": _cards(e[3])}
-    if kind in ("play", "revoke"):
-        return {"kind": kind, "seat": e[1], "card": CARD_TEXT[e[2]]}
-    if kind == "trick":
-        return {"kind": kind, "winner": e[1]}
-    if kind == "result":
-        return {"kind": kind, "result": result_to_json(e[1]), "totals": list(e[2])}
-    if kind == "over":
-        return {"kind": kind, "totals": list(e[1])}
-    raise ValueError(f"unknown log entry kind {kind!r}")
+def entry_to_json(e: Event) -> dict[str, Any]:
+    """A (projected) ``Game.log`` event in stored form, keyed ``"kind"``."""
+    kind = e.kind
+    match e:
+        case Dealt():
+            out: dict[str, Any] = {"kind": kind, "deal": e.deal_no, "redeal": e.redeal, "tiebreak": e.tiebreak,
+                                   "dealer": e.dealer, "declarer": e.declarer}
+            if e.hands is not None:  # the FULL projection keeps the cards
+                out["hands"] = [_cards(h) for h in e.hands]
+                out["talon"] = _cards(e.talon or ())
+            return out
+        case ContractAnnounced(seat, contract, trump):
+            return {"kind": kind, "seat": seat, "contract": contract, "trump": _suit(trump)}
+        case MajorAnnounced(seat, contract):
+            return {"kind": kind, "seat": seat, "contract": contract}
+        case Settled(declarer, contract, major, trump):
+            return {"kind": kind, "declarer": declarer, "contract": contract, "major": major, "trump": _suit(trump)}
+        case Exchanged(seat, count, discard, take):
+            if discard is None:  # another seat's exchange: only the count is known
+                return {"kind": kind, "seat": seat, "count": count}
+            return {"kind": kind, "seat": seat, "discard": _cards(discard), "take": _cards(take or ())}
+        case Played(seat, card) | Revoked(seat, card):
+            return {"kind": kind, "seat": seat, "card": CARD_TEXT[card]}
+        case TrickTaken(winner):
+            return {"kind": kind, "winner": winner}
+        case DealScored(result, totals):
+            return {"kind": kind, "result": result_to_json(result), "totals": list(totals)}
+        case GameOver(totals):
+            return {"kind": kind, "totals": list(totals)}
+    raise ValueError(f"{e!r} is not a log event")
 
 
-def entry_from_json(d: Mapping[str, Any]) -> tuple:
-    """The engine tuple of a stored entry (``"kind"``) or a file line (``"type"``, results flat).
+def entry_from_json(d: Mapping[str, Any]) -> Event:
+    """The engine event of a stored entry (``"kind"``) or a file line (``"type"``, results flat).
 
     Extra keys (the per-turn metadata) are ignored. Raises KeyError for a missing field, ValueError
     (CardError) for a value that is no card, suit or number where one is needed.
     """
     kind = d["kind"] if "kind" in d else d["type"]
     if kind == "deal":
-        head = ("deal", _int(d["deal"]), _int(d["redeal"]), _bool(d["tiebreak"]), _int(d["dealer"]), _int(d["declarer"]))
+        head = (_int(d["deal"]), _int(d["redeal"]), _bool(d["tiebreak"]), _int(d["dealer"]), _int(d["declarer"]))
         if "hands" in d:
-            return head + (tuple(_parse(h) for h in d["hands"]), _parse(d["talon"]))
-        return head
+            return Dealt(*head, tuple(_parse(h) for h in d["hands"]), _parse(d["talon"]))
+        return Dealt(*head)
     if kind == "contract":
-        return (kind, _int(d["seat"]), _str(d["contract"]), _unsuit(d["trump"]))
+        return ContractAnnounced(_int(d["seat"]), _str(d["contract"]), _unsuit(d["trump"]))
     if kind == "major":
         name = d["contract"]
-        return (kind, _int(d["seat"]), None if name is None else _str(name))
+        return MajorAnnounced(_int(d["seat"]), None if name is None else _str(name))
     if kind == "settled":
-        return (kind, _int(d["declarer"]), _str(d["contract"]), _unsuit(d["trump"]))
+        contract, major = _contract_from_json(d)
+        return Settled(_int(d["declarer"]), contract, major, _unsuit(d["trump"]))
     if kind == "exchange":
         if "count" in d:
-            return (kind, _int(d["seat"]), _int(d["count"]))
-        return (kind, _int(d["seat"]), _parse(d["discard"]), _parse(d["take"]))
-    if kind in ("play", "revoke"):
-        return (kind, _int(d["seat"]), parse_card(_str(d["card"])))
+            return Exchanged(_int(d["seat"]), _int(d["count"]))
+        discard = _parse(d["discard"])
+        return Exchanged(_int(d["seat"]), len(discard), discard, _parse(d["take"]))
+    if kind == "play":
+        return Played(_int(d["seat"]), parse_card(_str(d["card"])))
+    if kind == "revoke":
+        return Revoked(_int(d["seat"]), parse_card(_str(d["card"])))
     if kind == "trick":
-        return (kind, _int(d["winner"]))
+        return TrickTaken(_int(d["winner"]))
     if kind == "result":
         result = d.get("result", d)  # stored: nested; file: flat
-        return (kind, result_from_json(result), tuple(_int(t) for t in d["totals"]))
+        return DealScored(result_from_json(result), tuple(_int(t) for t in d["totals"]))
     if kind == "over":
-        return (kind, tuple(_int(t) for t in d["totals"]))
+        return GameOver(tuple(_int(t) for t in d["totals"]))
     raise ValueError(f"unknown log entry kind {kind!r}")
 
 
@@ -166,7 +206,7 @@ def _str(v: Any) -> str:
 
 
 # ------------------------------------------------------------------------------- stored form
-def stored_log(entries: Iterable[tuple], turns: Iterable[Any] = ()) -> list[dict[str, Any]]:
+def stored_log(entries: Iterable[Event], turns: Iterable[Any] = ()) -> list[dict[str, Any]]:
     """The stored form of a FULL-projected log, each action entry with its turn's metadata.
 
     ``turns`` are the referee's per-turn records (``entry``, ``turn``, ``time_ms``, ``default``;
@@ -292,16 +332,16 @@ def stored_game_lines(store: Any, match_id: str, index: int) -> list[dict[str, A
 # ------------------------------------------------------------------------------- reading
 @dataclass
 class LogLine:
-    """One entry line of a parsed log: its line number, the engine tuple, the per-turn metadata."""
+    """One entry line of a parsed log: its line number, the engine event, the per-turn metadata."""
 
     lineno: int
-    entry: tuple
+    entry: Event
     meta: dict[str, Any] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def kind(self) -> str:
-        return self.entry[0]
+        return self.entry.kind
 
 
 @dataclass
@@ -311,6 +351,7 @@ class GameLog:
     header: dict[str, Any]
     header_line: int
     rules: Ruleset
+    clock: ClockSettings  # the header's "clock"; the defaults for a log written without one
     lines: list[LogLine] = field(default_factory=list)
     end: dict[str, Any] | None = None
     end_line: int = 0
@@ -336,7 +377,7 @@ class GameLog:
         return self.end_line or (self.lines[-1].lineno if self.lines else self.header_line)
 
 
-def _check_header(obj: dict[str, Any], lineno: int) -> Ruleset:
+def _check_header(obj: dict[str, Any], lineno: int) -> tuple[Ruleset, ClockSettings]:
     if obj.get("format") != FORMAT:
         raise MatchLogError(lineno, f"the header's format must be {FORMAT!r}, not {obj.get('format')!r}")
     version = obj.get("version")
@@ -354,7 +395,15 @@ def _check_header(obj: dict[str, Any], lineno: int) -> Ruleset:
         raise MatchLogError(lineno, f"the header's ruleset cannot be used: {e}") from None
     if len(obj["seats"]) != rules.players or not all(isinstance(s, dict) for s in obj["seats"]):
         raise MatchLogError(lineno, f"{rules.preset} has {rules.players} seats; the header lists {len(obj['seats'])}")
-    return rules
+    clock = obj.get("clock")
+    if clock is None:
+        return rules, ClockSettings()
+    if not isinstance(clock, dict):
+        raise MatchLogError(lineno, f"the header's 'clock' must be an object, not {clock!r}")
+    try:
+        return rules, ClockSettings.from_table(clock)
+    except (TypeError, ValueError) as e:
+        raise MatchLogError(lineno, f"the header's clock cannot be used: {e}") from None
 
 
 def _check_meta(obj: dict[str, Any], lineno: int) -> dict[str, Any]:
@@ -391,7 +440,7 @@ def parse_match_log(text: str) -> list[GameLog]:
         if kind == "header":
             if current is not None and current.end is None:
                 raise MatchLogError(lineno, f"a new header before the end line of game {current.game} (header at line {current.header_line})")
-            current = GameLog(obj, lineno, _check_header(obj, lineno))
+            current = GameLog(obj, lineno, *_check_header(obj, lineno))
             games.append(current)
             continue
         assert current is not None
@@ -413,9 +462,9 @@ def parse_match_log(text: str) -> list[GameLog]:
             raise MatchLogError(lineno, f"a {kind!r} line: {e}") from None
         except (ValueError, TypeError) as e:
             raise MatchLogError(lineno, f"a {kind!r} line: {e}") from None
-        if kind == "deal" and len(entry) < 8:
+        if isinstance(entry, Dealt) and entry.hands is None:
             raise MatchLogError(lineno, "a deal line needs 'hands' and 'talon' (a match log is a full log)")
-        if kind == "exchange" and len(entry) < 4:
+        if isinstance(entry, Exchanged) and entry.discard is None:
             raise MatchLogError(lineno, "an exchange line needs 'discard' and 'take' (a match log is a full log)")
         meta = _check_meta(obj, lineno) if kind in ACTION_KINDS else {}
         current.lines.append(LogLine(lineno, entry, meta, obj))

@@ -1,17 +1,18 @@
-"""The only place that converts between the engine and the wire (``proto/mizerka/v1``, ``mizerka_proto``).
+"""Conversions between the engine and the wire (``proto/mizerka/v1``, ``mizerka_proto``): views,
+decisions, actions, rulesets, results, clocks and the referee's own messages. Events and full deal
+records are :mod:`server.wire_events`; the two modules are the only places that do this.
 
 Everything a player, spectator or log reader receives is first projected by :mod:`server.engine.views`
 (:func:`~server.engine.views.project`, :func:`~server.engine.views.project_events`); this module only
 re-encodes those projections, so it cannot disclose what the projection hides. It never reads a
 :class:`~server.engine.game.Game`.
 
-Engine -> wire: :func:`view_to_proto`, :func:`decision_to_proto`, :func:`event_to_proto` (or an
-:class:`EventEncoder`, which numbers tricks), :func:`result_to_proto`, :func:`results_to_proto`,
-:func:`ruleset_to_proto`, :func:`action_to_proto`, :func:`deal_records_from_events`, plus small
-builders for the referee's own messages (:func:`default_applied_to_proto`,
-:func:`strike_counted_to_proto`, :func:`error_to_proto`, :func:`ranks`).
-Wire -> engine: :func:`action_from_proto` (raises :class:`ProtocolError` ``MALFORMED``) and
-:func:`options_from_struct`.
+Engine -> wire: :func:`view_to_proto`, :func:`decision_to_proto`, :func:`result_to_proto`,
+:func:`results_to_proto`, :func:`ruleset_to_proto`, :func:`action_to_proto`, plus small builders for
+the referee's own messages (:func:`default_applied_to_proto`, :func:`strike_counted_to_proto`,
+:func:`error_to_proto`, :func:`ranks`).
+Wire -> engine: :func:`action_from_proto` (raises :class:`ProtocolError` ``MALFORMED``),
+:func:`options_from_struct`, :func:`clock_from_proto`.
 
 These run on every decision, so they build messages directly (no reflection, no dict round trips)
 and cache what never changes (rulesets).
@@ -26,22 +27,23 @@ from typing import Any
 from google.protobuf import struct_pb2
 
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
+from server.engine.actions import PASS, PLAYS, Action, Choose, Exchange, Major, Play
 from server.engine.cards import CARD_TEXT, SUITS, parse_card
-from server.engine.game import PASS, PLAYS, Action, Choose, DealResult, Decision, Exchange, Major, Phase, Play, trick_winner
+from server.engine.events import (
+    DealResult,
+)
+from server.engine.game import Decision, Phase
 from server.engine.rules import Ruleset
-from server.engine.views import SPECTATOR, View, contract_quotas
+from server.engine.views import SPECTATOR, View
 from server.settings import ClockSettings
 
 __all__ = [
-    "EventEncoder",
     "ProtocolError",
     "action_from_proto",
     "action_to_proto",
-    "deal_records_from_events",
     "decision_to_proto",
     "default_applied_to_proto",
     "error_to_proto",
-    "event_to_proto",
     "options_from_struct",
     "options_to_struct",
     "ranks",
@@ -85,7 +87,7 @@ _KIND = {
     Phase.PLAY: referee_pb2.DECISION_KIND_PLAY,
 }
 _ANNOUNCEMENT = {"contract": game_pb2.ANNOUNCEMENT_KIND_CONTRACT, "major": game_pb2.ANNOUNCEMENT_KIND_MAJOR}
-_TRUMP_TEXT = {None: "", 0: "S", 1: "H", 2: "D", 3: "C"}
+TRUMP_TEXT = {None: "", 0: "S", 1: "H", 2: "D", 3: "C"}
 _TRUMP_PARSE = {letter: i for i, letter in enumerate(SUITS)} | {letter.lower(): i for i, letter in enumerate(SUITS)}
 _CARD_PARSE = {text: c for c, text in enumerate(CARD_TEXT)}
 _DEFAULT_REASONS = {
@@ -96,17 +98,11 @@ _DEFAULT_REASONS = {
 
 
 def _trump(suit: int | None) -> str:
-    return _TRUMP_TEXT[suit]
+    return TRUMP_TEXT[suit]
 
 
-def _cards(cards: Iterable[int]) -> list[str]:
+def cards_text(cards: Iterable[int]) -> list[str]:
     return [CARD_TEXT[c] for c in cards]
-
-
-def _is_major(label: str) -> bool:
-    """Whether an engine contract label ("hearts major", see Game._settle) names a major: the
-    engine's log and results carry the label only, the wire says it in a field of its own."""
-    return label.endswith(" major")
 
 
 def _ms(value: float) -> int:
@@ -209,13 +205,13 @@ def result_to_proto(result: DealResult, totals: Sequence[int]) -> game_pb2.DealR
         dealer=result.dealer,
         declarer=result.declarer,
         caller=result.caller,
-        contract=result.contract,
-        trump=_TRUMP_TEXT[result.trump],
+        contract=result.label,
+        trump=TRUMP_TEXT[result.trump],
         tricks=result.tricks,
         points=result.points,
         void=result.void,
         totals=totals,
-        major=_is_major(result.contract),
+        major=result.major,
     )
     if result.revoker is not None:
         msg.revoker = result.revoker
@@ -354,7 +350,7 @@ def action_to_proto(action: Action, turn: int = 0) -> game_pb2.Action:
     if t is Choose:
         return _Action(
             turn=turn,
-            choose_contract=game_pb2.ChooseContract(contract=action.contract, trump=_TRUMP_TEXT[action.trump]),  # type: ignore[union-attr]
+            choose_contract=game_pb2.ChooseContract(contract=action.contract, trump=TRUMP_TEXT[action.trump]),  # type: ignore[union-attr]
         )
     if t is Major:
         return _Action(turn=turn, announce_major=game_pb2.AnnounceMajor(contract=action.contract or ""))  # type: ignore[union-attr]
@@ -362,13 +358,13 @@ def action_to_proto(action: Action, turn: int = 0) -> game_pb2.Action:
         return _Action(
             turn=turn,
             exchange_cards=game_pb2.ExchangeCards(
-                discard=_cards(action.discard), take=_cards(action.take or ())  # type: ignore[union-attr]
+                discard=cards_text(action.discard), take=cards_text(action.take or ())  # type: ignore[union-attr]
             ),
         )
     raise TypeError(f"{action!r} is not an engine action")
 
 
-def _card(text: str, where: str) -> int:
+def card_from_text(text: str, where: str) -> int:
     c = _CARD_PARSE.get(text)
     if c is not None:
         return c
@@ -378,6 +374,16 @@ def _card(text: str, where: str) -> int:
         raise ProtocolError(
             MALFORMED, f"{where}: {text!r} is not a card; write rank 2-9/T/J/Q/K/A then suit S/H/D/C, e.g. 'TD'"
         ) from None
+
+
+def suit_from_text(letter: str, where: str) -> int | None:
+    """A suit letter (any case, stray spaces) -> 0..3; "" -> None (no suit)."""
+    if not letter:
+        return None
+    trump = _TRUMP_PARSE.get(letter.strip())
+    if trump is None:
+        raise ProtocolError(MALFORMED, f"{where}: {letter!r} is not a suit; write one letter S, H, D or C (or nothing)")
+    return trump
 
 
 def action_from_proto(msg: game_pb2.Action) -> Action:
@@ -390,25 +396,17 @@ def action_from_proto(msg: game_pb2.Action) -> Action:
     """
     which = msg.WhichOneof("action")
     if which == "play_card":
-        return PLAYS[_card(msg.play_card.card, "play_card.card")]
+        return PLAYS[card_from_text(msg.play_card.card, "play_card.card")]
     if which == "choose_contract":
         choose = msg.choose_contract
-        letter = choose.trump
-        if not letter:
-            return Choose(choose.contract)
-        trump = _TRUMP_PARSE.get(letter.strip())
-        if trump is None:
-            raise ProtocolError(
-                MALFORMED, f"choose_contract.trump: {letter!r} is not a suit; write one letter S, H, D or C (or nothing)"
-            )
-        return Choose(choose.contract, trump)
+        return Choose(choose.contract, suit_from_text(choose.trump, "choose_contract.trump"))
     if which == "announce_major":
         name = msg.announce_major.contract
         return Major(name) if name else PASS
     if which == "exchange_cards":
         ex = msg.exchange_cards
-        discard = tuple(_card(t, "exchange_cards.discard") for t in ex.discard)
-        take = tuple(_card(t, "exchange_cards.take") for t in ex.take) if ex.take else None
+        discard = tuple(card_from_text(t, "exchange_cards.discard") for t in ex.discard)
+        take = tuple(card_from_text(t, "exchange_cards.take") for t in ex.take) if ex.take else None
         return Exchange(discard, take)
     raise ProtocolError(
         MALFORMED, "the Action sets no action: set one of choose_contract, announce_major, exchange_cards, play_card"
@@ -445,7 +443,7 @@ def decision_to_proto(
         ex.max_cards = decision.max_exchange
         ex.pick = decision.pick
         if decision.pick:
-            ex.talon.extend(_cards(decision.talon))
+            ex.talon.extend(cards_text(decision.talon))
     elif kind == Phase.PLAY:
         add = req.legal_actions.add
         text = CARD_TEXT
@@ -456,91 +454,6 @@ def decision_to_proto(
     if rules is not None:
         req.ruleset.CopyFrom(_ruleset_cached(rules))
     return req
-
-
-# -------------------------------------------------------------------------------- events
-
-
-def event_to_proto(event: tuple[Any, ...], rules: Ruleset | None = None, *, trick: int = 0) -> events_pb2.Event | None:
-    """One entry of :func:`~server.engine.views.project_events` as an Event; None for entries with
-    no event of their own (``"over"``: the referee sends GameEnd) or of a kind this module does not
-    know.
-
-    ``rules`` fills ContractSettled's quotas and minus flag; ``trick`` is the number (from 0) that
-    a ``"trick"`` entry gets. :class:`EventEncoder` keeps both for a whole event stream.
-    """
-    kind = event[0]
-    if kind == "play":
-        return _Event(card_played=events_pb2.CardPlayed(seat=event[1], card=CARD_TEXT[event[2]]))
-    if kind == "trick":
-        return _Event(trick_won=events_pb2.TrickWon(winner=event[1], trick=trick))
-    if kind == "deal":
-        started = events_pb2.DealStarted(
-            deal=event[1], redeal=event[2], tiebreak=event[3], dealer=event[4], declarer=event[5]
-        )
-        if len(event) > 6:  # full disclosure only: the projection cut hands and talon for everyone else
-            started.hands.extend(game_pb2.SeatCards(seat=s, cards=_cards(h)) for s, h in enumerate(event[6]))
-            started.talon.extend(_cards(event[7]))
-        return _Event(deal_started=started)
-    if kind == "exchange":
-        if len(event) == 3:  # another seat's exchange: the count only
-            return _Event(cards_exchanged=events_pb2.CardsExchanged(seat=event[1], count=event[2]))
-        discard, take = event[2], event[3]
-        return _Event(
-            cards_exchanged=events_pb2.CardsExchanged(
-                seat=event[1], count=len(discard), cards_known=True, discarded=_cards(discard), taken=_cards(take or ())
-            )
-        )
-    if kind == "contract":
-        return _Event(
-            contract_announced=events_pb2.ContractAnnounced(seat=event[1], contract=event[2], trump=_TRUMP_TEXT[event[3]])
-        )
-    if kind == "major":
-        return _Event(major_announced=events_pb2.MajorAnnounced(seat=event[1], contract=event[2] or ""))
-    if kind == "settled":
-        major = _is_major(event[2])
-        settled = events_pb2.ContractSettled(declarer=event[1], contract=event[2], trump=_TRUMP_TEXT[event[3]], major=major)
-        if rules is not None:
-            contract = rules.contract(event[2])  # None for a major's label: majors are plus contracts
-            settled.minus = contract is not None and contract.minus
-            settled.quotas.extend(contract_quotas(rules, event[1], settled.minus, major))
-        return _Event(contract_settled=settled)
-    if kind == "revoke":
-        return _Event(revoked=events_pb2.Revoked(seat=event[1], card=CARD_TEXT[event[2]]))
-    if kind == "result":
-        return _Event(deal_ended=events_pb2.DealEnded(result=result_to_proto(event[1], event[2])))
-    return None
-
-
-class EventEncoder:
-    """Encodes one audience's event stream in order, numbering tricks within each deal.
-
-    Feed it the projected log from the game's first entry on (``project_events(game, audience, i)``
-    with successive ``i``), so that trick numbers are right.
-    """
-
-    __slots__ = ("rules", "trick")
-
-    def __init__(self, rules: Ruleset | None = None) -> None:
-        self.rules = rules
-        self.trick = 0
-
-    def encode(self, event: tuple[Any, ...]) -> events_pb2.Event | None:
-        kind = event[0]
-        if kind == "deal":
-            self.trick = 0
-        out = event_to_proto(event, self.rules, trick=self.trick)
-        if kind == "trick":
-            self.trick += 1
-        return out
-
-    def encode_all(self, events: Iterable[tuple[Any, ...]]) -> list[events_pb2.Event]:
-        out: list[events_pb2.Event] = []
-        for e in events:
-            msg = self.encode(e)
-            if msg is not None:
-                out.append(msg)
-        return out
 
 
 def default_applied_to_proto(turn: int, action: Action, reason: str) -> events_pb2.Event:
@@ -581,58 +494,6 @@ def error_to_proto(
         time_left_ms=_ms(time_left_ms),
         bank_ms=_ms(bank_ms),
     )
-
-
-# ------------------------------------------------------------------------ full disclosure
-def deal_records_from_events(events: Iterable[tuple[Any, ...]]) -> list[game_pb2.DealRecord]:
-    """Every deal of a game, disclosed completely, from ``project_events(game, FULL)``.
-
-    Only for finished matches (Watch): the records hold every hand, the talon and all exchanges. A
-    deal cut short (an aborted game) is included without a result.
-    """
-    records: list[game_pb2.DealRecord] = []
-    record: game_pb2.DealRecord | None = None
-    trick: game_pb2.Trick | None = None
-    plays: list[tuple[int, int]] = []  # the trick's (seat, card), for its winning seat
-    trump: int | None = None
-    for e in events:
-        kind = e[0]
-        if kind == "deal":
-            if len(e) < 8:
-                raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
-            record = game_pb2.DealRecord(
-                hands=[game_pb2.SeatCards(seat=s, cards=_cards(h)) for s, h in enumerate(e[6])],
-                talon=_cards(e[7]),
-            )
-            records.append(record)
-            trick, plays = None, []
-            continue
-        if record is None:
-            continue
-        if kind == "contract":
-            record.announcements.add(seat=e[1], kind=game_pb2.ANNOUNCEMENT_KIND_CONTRACT, contract=e[2])
-        elif kind == "major":
-            record.announcements.add(seat=e[1], kind=game_pb2.ANNOUNCEMENT_KIND_MAJOR, contract=e[2] or "")
-        elif kind == "settled":
-            trump = e[3]
-        elif kind == "exchange":
-            record.exchanges.add(seat=e[1], discarded=_cards(e[2]), taken=_cards(e[3] or ()))
-        elif kind == "play":
-            if trick is None:
-                trick, plays = record.tricks.add(leader=e[1]), []
-            trick.plays.add(seat=e[1], card=CARD_TEXT[e[2]])
-            plays.append((e[1], e[2]))
-            trick.winning = trick_winner(plays, trump)
-        elif kind == "trick":
-            if trick is not None:
-                trick.winner = e[1]
-            trick = None
-        elif kind == "revoke":
-            record.revoke_card = CARD_TEXT[e[2]]
-        elif kind == "result":
-            record.result.CopyFrom(result_to_proto(e[1], e[2]))
-            record, trick = None, None
-    return records
 
 
 def clock_to_proto(clock: ClockSettings) -> game_pb2.Clock:

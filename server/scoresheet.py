@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.table import Table
 
 from server.engine.cards import SUITS
-from server.engine.game import DealResult
+from server.engine.events import DealResult
 from server.engine.rules import Ruleset
 
 
@@ -23,7 +23,8 @@ def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequ
     for i, r in enumerate(results, 1):
         for s in range(n):
             totals[s] += r.points[s]
-        contract = r.contract + (f" ({SUITS[r.trump]})" if r.trump is not None and "trumps" in r.contract else "")
+        info = rules.contract(r.contract)
+        contract = r.label + (f" ({SUITS[r.trump]})" if r.trump is not None and info is not None and info.names_trump else "")
         if r.void:
             contract += f" VOID (revoke by {names[r.revoker or 0]})"
         if r.tiebreak:
@@ -38,6 +39,6 @@ def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequ
         used.add_column(c.name, justify="center")
     used.add_column("total", justify="right")
     for s, name in enumerate(names):
-        played = {r.contract.removesuffix(" major") for r in results if r.declarer == s and not r.void and not r.tiebreak}
+        played = {r.contract for r in results if r.declarer == s and not r.void and not r.tiebreak}
         used.add_row(name, *("x" if c.name in played else "" for c in rules.contracts), f"{totals[s]:+d}")
     return Group(deals, used)

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import structlog
 
+from server.logs import private_secret
 from server.service import Arena, start_server
-from server.settings import ClockSettings
+from server.settings import ClockSettings, StreamLimits
 from server.store import Store
+from server.tls import ServerTls, is_loopback
 
 log = structlog.get_logger("serve")
 
@@ -23,25 +25,25 @@ def admin_token_for(db: str, given: str | None) -> str:
     if token:
         return token
     path = Path(db).with_name(Path(db).name + ".admin-token") if "://" not in db else Path("mizerka.admin-token")
-    if path.exists():
-        return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    token = secrets.token_urlsafe(24)
-    path.write_text(token + "\n")
-    path.chmod(0o600)
-    log.info("admin token created", path=str(path))
+    token, created = private_secret(path, secrets.token_urlsafe(24))  # 0600 from the first byte
+    if created:
+        log.info("admin token created", path=str(path))
     return token
 
 
 async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSettings, seat_timeout_s: float,
-                ready_file: Path | None = None) -> None:
+                ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None) -> None:
     store = Store(db)
-    arena = Arena(store, clock, seat_timeout_s)
+    arena = Arena(store, clock, seat_timeout_s, limits)
     stale = arena.abort_stale()
     if stale:
         log.warning("matches of an earlier run marked aborted", matches=stale)
-    server, bound = await start_server(arena, host, port, admin_token)
-    log.info("referee listening", address=f"{host}:{bound}", db=db)
+    server, bound = await start_server(arena, host, port, admin_token, tls)
+    log.info("referee listening", address=f"{host}:{bound}", db=db,
+             tls="mutual" if tls is not None and tls.mutual else "on" if tls is not None else "off")
+    if tls is None and not is_loopback(host):
+        log.warning(f"NOT ENCRYPTED: listening on {host} without TLS, so bot and admin tokens (and every game) "
+                    "travel the network in clear text; give --tls-cert and --tls-key (docs/protocol.md, TLS)")
     if ready_file is not None:
         ready_file.write_text(f"{host}:{bound}\n")
     stop = asyncio.Event()

@@ -1,23 +1,21 @@
 """The gRPC service: Referee (Play, Watch) and Arena (admin), on grpc.aio.
 
-Each Play stream becomes a :class:`StreamSeat` (a SeatPort) waiting in the :class:`Lobby` until a
-match takes it. One reader task per stream feeds a queue; the referee times out on the queue, never
-on ``context.read()`` (a timeout there breaks the stream).
+Play streams, their seats and their limits are in :mod:`server.streams`; here the :class:`Arena`
+runs matches on the seats its :class:`~server.streams.Lobby` hands out.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
-from collections import Counter
+import secrets
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import asdict
 from typing import Any
 
 import grpc
 import structlog
-from google.protobuf import timestamp_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
@@ -25,171 +23,34 @@ from grpc_reflection.v1alpha import reflection
 from mizerka_proto import (
     arena_pb2,
     arena_pb2_grpc,
-    game_pb2,
     referee_pb2,
     referee_pb2_grpc,
 )
-from server import matchlog, protocol
+from server import matchlog, protocol, wire_events
 from server.engine.game import Game
 from server.engine.rules import RulesError, load_ruleset
 from server.engine.views import FULL, SPECTATOR, project, project_events
-from server.logverify import replay_log
-from server.referee.match import Disconnected, GameRecord, GameRunner, game_seed
-from server.settings import ClockSettings
+from server.records import STATUS, bot_names, finished_updates, is_admin, match_to_proto, page, replay_stored
+from server.referee.match import GameRecord, GameRunner, game_seed
+from server.settings import ClockSettings, StreamLimits
 from server.store import (
     ABORTED,
     FINISHED,
-    PENDING,
     RUNNING,
     Bot,
     MatchRow,
     Store,
     StoreError,
+    shown,
 )
+from server.streams import MAX_MESSAGE_BYTES, Lobby, play
+from server.tls import ServerTls
 
 log = structlog.get_logger("service")
 
-VERSION = "0.1.0"
-MAX_MESSAGE_BYTES = 64 * 1024
-_CLOSED = object()
-_STATUS = {
-    PENDING: arena_pb2.MATCH_STATUS_PENDING,
-    RUNNING: arena_pb2.MATCH_STATUS_RUNNING,
-    FINISHED: arena_pb2.MATCH_STATUS_FINISHED,
-    ABORTED: arena_pb2.MATCH_STATUS_ABORTED,
-}
-
-
-# ------------------------------------------------------------------------------------ seats
-class StreamSeat:
-    """A Play stream as a SeatPort. Messages arriving while no game is running are answered
-    NOT_EXPECTED; messages during a game are queued for the referee. Outgoing messages go through
-    a writer task, so the match never waits on a bot's reading; a bot that lets more than
-    ``MAX_BACKLOG`` messages pile up unread is disconnected."""
-
-    MAX_BACKLOG = 256
-
-    def __init__(self, context: grpc.aio.ServicerContext, bot: Bot, version: str) -> None:
-        self.context = context
-        self.bot = bot
-        self.version = version
-        self.hello_name = ""  # Hello.name, for match logs
-        self.live_events = False
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()
-        self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
-        self.closed = asyncio.Event()
-        self.in_game = False
-
-    async def write_loop(self) -> None:
-        try:
-            while True:
-                await self.context.write(await self.outbox.get())
-        except (grpc.RpcError, RuntimeError, asyncio.InvalidStateError, asyncio.CancelledError):
-            pass
-        finally:
-            self.closed.set()
-            self.queue.put_nowait(_CLOSED)
-
-    async def read_loop(self) -> None:
-        try:
-            while True:
-                message = await self.context.read()
-                if message == grpc.aio.EOF:
-                    break
-                if self.in_game:
-                    self.queue.put_nowait(message)
-                else:
-                    error = referee_pb2.ActionError(
-                        turn=message.action.turn, code="NOT_EXPECTED",
-                        message="nothing is pending for you: no game is running on this stream",
-                    )
-                    await self.send(referee_pb2.RefereeMessage(action_error=error))
-        except (grpc.RpcError, Disconnected, asyncio.CancelledError):
-            pass
-        finally:
-            self.closed.set()
-            self.queue.put_nowait(_CLOSED)
-
-    async def send(self, message: referee_pb2.RefereeMessage) -> None:
-        if self.closed.is_set():
-            raise Disconnected()
-        if self.outbox.qsize() >= self.MAX_BACKLOG:
-            log.warning("bot does not read its stream; disconnecting it", bot=self.bot.name, backlog=self.outbox.qsize())
-            self.closed.set()
-            self.queue.put_nowait(_CLOSED)
-            raise Disconnected()
-        self.outbox.put_nowait(message)
-
-    async def receive(self) -> referee_pb2.BotMessage:
-        message = await self.queue.get()
-        if message is _CLOSED:
-            self.queue.put_nowait(_CLOSED)  # every later receive sees the end too
-            raise Disconnected()
-        return message
-
-    def start_game(self) -> None:
-        while not self.queue.empty():  # drop anything left from before this game
-            if self.queue.get_nowait() is _CLOSED:
-                self.queue.put_nowait(_CLOSED)
-                break
-        self.in_game = True
-
-
-class Lobby:
-    """Idle seats per bot; a match takes all its seats at once, so two matches never deadlock."""
-
-    def __init__(self) -> None:
-        self.idle: dict[str, list[StreamSeat]] = {}
-        self.streams: Counter[str] = Counter()  # open streams per bot, idle or not
-        self.changed = asyncio.Condition()
-
-    async def add(self, seat: StreamSeat) -> None:
-        async with self.changed:
-            self.streams[seat.bot.id] += 1
-            self.idle.setdefault(seat.bot.id, []).append(seat)
-            self.changed.notify_all()
-
-    async def remove(self, seat: StreamSeat) -> None:
-        async with self.changed:
-            self.streams[seat.bot.id] -= 1
-            with contextlib.suppress(ValueError):
-                self.idle.get(seat.bot.id, []).remove(seat)
-
-    def _take(self, bot_ids: Sequence[str | None], partial: bool) -> list[StreamSeat | None] | None:
-        for seats in self.idle.values():
-            seats[:] = [s for s in seats if not s.closed.is_set()]
-        need = Counter(b for b in bot_ids if b is not None)
-        if not partial and any(len(self.idle.get(b, [])) < k for b, k in need.items()):
-            return None
-        out: list[StreamSeat | None] = []
-        for b in bot_ids:
-            pool = self.idle.get(b, []) if b is not None else []
-            out.append(pool.pop(0) if pool else None)
-        for s in out:
-            if s is not None:
-                s.start_game()
-        return out
-
-    async def acquire(self, bot_ids: Sequence[str | None], timeout_s: float) -> list[StreamSeat | None]:
-        """A stream for every seat (None: a seat not to fill); after ``timeout_s``, None for the
-        seats nobody came for."""
-        async with self.changed:
-            try:
-                async with asyncio.timeout(timeout_s):
-                    while (taken := self._take(bot_ids, partial=False)) is None:
-                        await self.changed.wait()
-                    return taken
-            except TimeoutError:
-                return self._take(bot_ids, partial=True)  # type: ignore[return-value]
-
-    async def release(self, seats: Sequence[StreamSeat | None]) -> None:
-        async with self.changed:
-            for s in seats:
-                if s is not None:
-                    s.in_game = False
-                    if not s.closed.is_set():
-                        self.idle.setdefault(s.bot.id, []).append(s)
-            self.changed.notify_all()
+MAX_DETAIL = 1000  # characters of an error message: gRPC sends it in trailing metadata (8 KB in all)
+MAX_PAGE_OFFSET = 10**9
+__all__ = ["Arena", "ArenaService", "RefereeService", "match_to_proto", "replay_stored", "start_server"]
 
 
 # ---------------------------------------------------------------------------------- matches
@@ -202,19 +63,40 @@ class LiveMatch:
         self.runner: GameRunner | None = None
         self.done = asyncio.Event()
         self.watchers: set[asyncio.Queue[Any]] = set()
-        self.games: dict[int, Game] = {}  # finished games kept for Watch while the server runs
+
+
+class RecentGames:
+    """The games finished last (at most ``size``), by (match id, game index), so that a Watch right
+    after a game need not rebuild it from the store; older ones are rebuilt. ``get`` changes
+    nothing, so it may be called from a worker thread."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._games: OrderedDict[tuple[str, int], Game] = OrderedDict()
+
+    def __setitem__(self, key: tuple[str, int], game: Game) -> None:
+        self._games[key] = game
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+
+    def get(self, key: tuple[str, int]) -> Game | None:
+        return self._games.get(key)
+
+    def __len__(self) -> int:
+        return len(self._games)
 
 
 class Arena:
     """Creates and runs matches, keeps their results in the store."""
 
-    def __init__(self, store: Store, clock: ClockSettings, seat_timeout_s: float = 60.0) -> None:
+    def __init__(self, store: Store, clock: ClockSettings, seat_timeout_s: float = 60.0,
+                 limits: StreamLimits | None = None, recent_games: int = 32) -> None:
         self.store = store
         self.default_clock = clock
         self.seat_timeout_s = seat_timeout_s
-        self.lobby = Lobby()
+        self.lobby = Lobby(limits)
         self.live: dict[str, LiveMatch] = {}
-        self.finished_games: dict[tuple[str, int], Game] = {}
+        self.finished_games = RecentGames(recent_games)
 
     def abort_stale(self) -> list[str]:
         """Matches left PENDING/RUNNING by an earlier server process can't continue: mark them."""
@@ -224,7 +106,14 @@ class Arena:
         return ids
 
     def create(self, preset: str, options: dict[str, Any], seed: str, games: int, clock: ClockSettings,
-               seats: Sequence[str], forfeits: Sequence[int] = ()) -> MatchRow:
+               seats: Sequence[str], forfeits: Sequence[int] = (), group: str = "") -> MatchRow:
+        """Store a new match and start it (blocks on the store: async callers use :meth:`add` in a
+        worker thread, then :meth:`start`)."""
+        return self.start(self.add(preset, options, seed, games, clock, seats, forfeits, group))
+
+    def add(self, preset: str, options: dict[str, Any], seed: str, games: int, clock: ClockSettings,
+            seats: Sequence[str], forfeits: Sequence[int] = (), group: str = "") -> MatchRow:
+        """Check and store a new match (PENDING, not started); blocks on the store."""
         rules = load_ruleset(preset, options)  # RulesError names the bad option
         if len(seats) != rules.players:
             raise StoreError(f"{preset} needs {rules.players} seats, got {len(seats)}")
@@ -232,9 +121,14 @@ class Arena:
             raise StoreError(f"games must be 1..10000, got {games}")
         if any(not 0 <= f < len(seats) for f in forfeits):
             raise StoreError(f"forfeit_seats must be seats 0..{len(seats) - 1}, got {list(forfeits)}")
-        match_id = self.store.create_match(preset, options, seed, games, asdict(clock), seats, forfeits)
+        match_id = self.store.create_match(preset, options, seed, games, asdict(clock), seats, forfeits, group)
         row = self.store.match(match_id)
         assert row is not None
+        return row
+
+    def start(self, row: MatchRow) -> MatchRow:
+        """Run a stored match (on the event loop)."""
+        match_id = row.id
         live = LiveMatch(row)
         self.live[match_id] = live
         live.task = asyncio.create_task(self._run(live), name=f"match {match_id}")
@@ -299,9 +193,7 @@ class Arena:
         for m in running:
             with contextlib.suppress(asyncio.CancelledError):
                 await m.task  # type: ignore[misc]
-        for seats in self.lobby.idle.values():
-            for seat in seats:
-                seat.closed.set()  # the Play handler returns: the stream ends cleanly
+        self.lobby.close_idle()  # each Play handler returns: the stream ends cleanly
         return [m.row.id for m in running]
 
 
@@ -322,62 +214,37 @@ def record_to_store(record: GameRecord, bot_ids: Sequence[str | None] = ()) -> d
 
 # ---------------------------------------------------------------------------------- servicers
 class RefereeService(referee_pb2_grpc.RefereeServicer):
-    def __init__(self, arena: Arena) -> None:
+    def __init__(self, arena: Arena, admin_token: str = "") -> None:
         self.arena = arena
+        self.admin_token = admin_token  # a Watch carrying it sees full records before they are public
 
     async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
-        first = await context.read()
-        if first == grpc.aio.EOF:
-            return
-        if first.WhichOneof("message") != "hello":
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, "the first message of a Play stream must be Hello")
-        bot = self.arena.store.bot_by_token(first.hello.token) if first.hello.token else None
-        if bot is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "unknown bot token: register the bot with Arena.RegisterBot and send its token in Hello")
-        assert bot is not None
-        bound = log.bind(bot=bot.name, bot_id=bot.id)
-        seat = StreamSeat(context, bot, first.hello.version)
-        seat.live_events = first.hello.live_events
-        seat.hello_name = first.hello.name  # kept for match logs (GameRunner reads it)
-        await seat.send(referee_pb2.RefereeMessage(welcome=referee_pb2.Welcome(
-            bot_id=bot.id, name=bot.name, max_message_bytes=MAX_MESSAGE_BYTES, server_version=VERSION,
-        )))
-        bound.info("bot connected", version=first.hello.version)
-        reader = asyncio.create_task(seat.read_loop())
-        writer = asyncio.create_task(seat.write_loop())
-        await self.arena.lobby.add(seat)
-        try:
-            await seat.closed.wait()
-            with contextlib.suppress(TimeoutError):  # let queued messages (a GameEnd) go out
-                async with asyncio.timeout(1.0):
-                    while not seat.outbox.empty() and not writer.done():
-                        await asyncio.sleep(0.01)
-        finally:
-            reader.cancel()
-            writer.cancel()
-            await self.arena.lobby.remove(seat)
-            bound.info("bot stream closed")
+        await play(self.arena.lobby, self.arena.store, context)
 
     async def Watch(self, request: referee_pb2.WatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[referee_pb2.WatchUpdate]:  # noqa: N802
+        """Live: public information only. Ended: the full record if the match is public or the
+        caller is the admin, else the spectator's view of each game again (server/records.py)."""
         arena = self.arena
-        row = arena.store.match(request.match_id)
+        store = arena.store
+        row = await asyncio.to_thread(store.match, request.match_id)
         if row is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {request.match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
         assert row is not None
+        admin = is_admin(context.invocation_metadata(), self.admin_token)
         live = arena.live.get(row.id)
-        names = [(arena.store.bot(b) or Bot(b, b)).name for b in row.seats]
-        rules = load_ruleset(row.preset, row.options)
-        ruleset = protocol.ruleset_to_proto(rules)
         if live is not None:
+            names = await asyncio.to_thread(bot_names, store, row)
+            rules = load_ruleset(row.preset, row.options)
+            ruleset = protocol.ruleset_to_proto(rules)
             queue: asyncio.Queue[Any] = asyncio.Queue()
             live.watchers.add(queue)
             try:
-                cursor: dict[int, tuple[int, protocol.EventEncoder]] = {}
+                cursor: dict[int, tuple[int, wire_events.EventEncoder]] = {}
                 if live.runner is not None:
                     queue.put_nowait((live.runner.game_index, live.runner.game, False))
                 while (item := await queue.get()) is not None:
                     index, game, over = item
-                    start, encoder = cursor.get(index, (0, protocol.EventEncoder(rules)))
+                    start, encoder = cursor.get(index, (0, wire_events.EventEncoder(rules)))
                     events = encoder.encode_all(project_events(game, SPECTATOR, start))
                     cursor[index] = (len(game.log), encoder)
                     yield referee_pb2.WatchUpdate(
@@ -386,122 +253,102 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                     )
             finally:
                 live.watchers.discard(queue)
-            row = arena.store.match(row.id) or row
-        # A finished match (or one that just ended): its full record, game by game.
-        for i in range(len(row.results)):
-            game = arena.finished_games.get((row.id, i)) or replay_stored(arena.store, row, i)
-            yield referee_pb2.WatchUpdate(
-                match_id=row.id, game_number=i, full=True, names=names, ruleset=ruleset,
-                view=protocol.view_to_proto(project(game, FULL), names),
-                events=protocol.EventEncoder(rules).encode_all(project_events(game, FULL)),
-                deals=protocol.deal_records_from_events(project_events(game, FULL)),
-                game_over=True, match_over=i == len(row.results) - 1,
-            )
+            row = await asyncio.to_thread(store.match, row.id) or row
+        match_id = row.id
+        updates = await asyncio.to_thread(
+            finished_updates, store, row, admin or row.public, lambda i: arena.finished_games.get((match_id, i)),
+        )
+        for update in updates:
+            yield update
 
 
-def replay_stored(store: Store, row: MatchRow, index: int) -> Game:
-    """Rebuild a stored game by re-executing its log through the engine (the log is the truth)."""
+async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
+    """End the call with ``code``; the message is cut to MAX_DETAIL characters, so a huge name or
+    option echoed inside it cannot overflow gRPC's metadata limit (the client would get a bare
+    INTERNAL instead of the reason)."""
+    if len(message) > MAX_DETAIL:
+        message = message[:MAX_DETAIL] + f"... (cut; {len(message)} characters)"
+    await context.abort(code, message)
 
-    entries = [matchlog.entry_from_json(d) for d in store.game_log(row.id, index) or []]
-    return replay_log(load_ruleset(row.preset, row.options), game_seed(row.seed, index), entries)
 
-
-def _timestamp(t: float | None) -> timestamp_pb2.Timestamp | None:
-    if t is None:
+def _page_offset(token: str) -> int | None:
+    """The offset a page_token stands for (ours are decimal offsets); None if it is not one."""
+    if not token:
+        return 0
+    if not (token.isascii() and token.isdigit() and len(token) <= 10) or int(token) > MAX_PAGE_OFFSET:
         return None
-    ts = timestamp_pb2.Timestamp()
-    ts.FromNanoseconds(int(t * 1e9))
-    return ts
-
-
-def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
-    rules = load_ruleset(row.preset, row.options)
-    names = {b: (store.bot(b) or Bot(b, b)).name for b in row.seats}
-    results = []
-    for r in row.results:
-        seats = [
-            game_pb2.SeatRecord(
-                seat=s, name=names[row.seats[s]], total=r["totals"][s], rank=r["ranks"][s], timeouts=rec["timeouts"],
-                refusals=rec["refusals"] + rec["malformed"], defaults_applied=rec["defaults"],
-                forfeited=rec["forfeited"], disconnected=rec["disconnected"],
-            )
-            for s, rec in enumerate(r["seats"])
-        ]
-        deals = protocol.results_to_proto(matchlog.result_from_json(d) for d in r["deals"])
-        results.append(arena_pb2.GameSummary(game_number=r["game_index"], finished=True, totals=r["totals"], seats=seats, results=deals))
-    return arena_pb2.Match(
-        match_id=row.id, status=_STATUS[row.status], ruleset=protocol.ruleset_to_proto(rules),
-        options=protocol.options_to_struct(row.options), seed=row.seed, games=row.games,
-        clock=protocol.clock_to_proto(ClockSettings(**row.clock)),
-        seats=[arena_pb2.MatchSeat(seat=s, bot_id=b, name=names[b], forfeited=s in row.forfeits) for s, b in enumerate(row.seats)],
-        results=results, abort_reason=row.error or "", create_time=_timestamp(row.created_at),
-        end_time=_timestamp(row.finished_at),
-    )
+    return int(token)
 
 
 class ArenaService(arena_pb2_grpc.ArenaServicer):
-    """Admin calls; each needs metadata ``authorization: Bearer <admin token>``."""
+    """Admin calls; each needs exactly one metadata entry ``authorization: Bearer <admin token>``.
+    Store calls run in worker threads: a SQLite lock wait must not stall the games' clocks."""
+
     def __init__(self, arena: Arena, admin_token: str) -> None:
         self.arena = arena
         self.admin_token = admin_token
 
     async def _admin(self, context: grpc.aio.ServicerContext) -> None:
-        metadata = dict(context.invocation_metadata() or ())
-        given = str(metadata.get("authorization", "")).removeprefix("Bearer ").strip()
-        if not given or not hmac.compare_digest(given, self.admin_token):
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, "Arena calls need metadata 'authorization: Bearer <admin token>'")
+        if not is_admin(context.invocation_metadata(), self.admin_token):
+            await abort(context, grpc.StatusCode.UNAUTHENTICATED,
+                        "Arena calls need exactly one metadata entry 'authorization: Bearer <admin token>'")
 
     async def _row(self, match_id: str, context: grpc.aio.ServicerContext) -> MatchRow:
-        row = self.arena.store.match(match_id)
+        row = await asyncio.to_thread(self.arena.store.match, match_id)
         if row is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no match {match_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(match_id)}")
         assert row is not None
         return row
+
+    async def _match(self, row: MatchRow) -> arena_pb2.Match:
+        return await asyncio.to_thread(match_to_proto, self.arena.store, row)
 
     async def RegisterBot(self, request: arena_pb2.RegisterBotRequest, context: grpc.aio.ServicerContext) -> arena_pb2.RegisterBotResponse:  # noqa: N802
         await self._admin(context)
         try:
-            bot, token = self.arena.store.add_bot(request.name)
+            bot, token = await asyncio.to_thread(self.arena.store.add_bot, request.name)
         except StoreError as e:
             code = grpc.StatusCode.ALREADY_EXISTS if "already" in str(e) else grpc.StatusCode.INVALID_ARGUMENT
-            await context.abort(code, str(e))
+            await abort(context, code, str(e))
         log.info("bot registered", bot=bot.name, bot_id=bot.id)
         return arena_pb2.RegisterBotResponse(bot_id=bot.id, token=token)
 
     async def CreateMatch(self, request: arena_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext) -> arena_pb2.CreateMatchResponse:  # noqa: N802
         await self._admin(context)
         which = request.WhichOneof("seed")
-        seed = request.seed_text if which == "seed_text" else str(request.seed_number) if which else "0"
+        if which == "seed_number":
+            seed = str(request.seed_number)
+        else:  # no seed (or ""): a secret one, so no two unseeded matches share their cards
+            seed = request.seed_text or secrets.token_hex(16)
         try:
             clock = protocol.clock_from_proto(request.clock if request.HasField("clock") else None, self.arena.default_clock)
-            row = self.arena.create(
-                request.preset, protocol.options_from_struct(request.options), seed, request.games or 1, clock,
-                list(request.seats), list(request.forfeit_seats),
+            options = protocol.options_from_struct(request.options)
+            row = await asyncio.to_thread(
+                self.arena.add, request.preset, options, seed, request.games or 1, clock, list(request.seats),
+                list(request.forfeit_seats), request.group,
             )
         except (RulesError, StoreError, ValueError) as e:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
-        log.info("match created", match_id=row.id, preset=row.preset, seats=row.seats, games=row.games)
-        return arena_pb2.CreateMatchResponse(match_id=row.id, match=match_to_proto(self.arena.store, row))
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        self.arena.start(row)
+        log.info("match created", match_id=row.id, preset=row.preset, seats=row.seats, games=row.games, group=row.match_group)
+        return arena_pb2.CreateMatchResponse(match_id=row.id, match=await self._match(row))
 
     async def GetMatch(self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext) -> arena_pb2.GetMatchResponse:  # noqa: N802
         await self._admin(context)
-        row = await self._row(request.match_id, context)
-        return arena_pb2.GetMatchResponse(match=match_to_proto(self.arena.store, row))
+        return arena_pb2.GetMatchResponse(match=await self._match(await self._row(request.match_id, context)))
 
     async def ListMatches(self, request: arena_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext) -> arena_pb2.ListMatchesResponse:  # noqa: N802
         await self._admin(context)
         size = min(request.page_size or 50, 500)
-        try:
-            offset = int(request.page_token or 0)
-        except ValueError:
-            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {request.page_token!r}")
-        status = {v: k for k, v in _STATUS.items()}.get(request.status)
-        rows = self.arena.store.list_matches(status, size + 1, offset)
-        store = self.arena.store
-        return arena_pb2.ListMatchesResponse(
-            matches=[match_to_proto(store, store.match(r.id) or r) for r in rows[:size]],
-            next_page_token=str(offset + size) if len(rows) > size else "",
-        )
+        offset = _page_offset(request.page_token)
+        if offset is None:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"bad page_token {shown(request.page_token)}: "
+                        "give \"\" for the first page, else next_page_token of the previous response")
+        status = {v: k for k, v in STATUS.items()}.get(request.status)
+        if request.status and status is None:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, f"unknown status {request.status}")
+        matches, more = await asyncio.to_thread(page, self.arena.store, status, size, offset)
+        return arena_pb2.ListMatchesResponse(matches=matches, next_page_token=str(offset + size) if more else "")  # type: ignore[operator]
 
     async def WaitMatch(self, request: arena_pb2.WaitMatchRequest, context: grpc.aio.ServicerContext) -> arena_pb2.WaitMatchResponse:  # noqa: N802
         await self._admin(context)
@@ -515,23 +362,35 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             except TimeoutError:
                 timed_out = True
         row = await self._row(request.match_id, context)
-        return arena_pb2.WaitMatchResponse(match=match_to_proto(self.arena.store, row), timed_out=timed_out)
-
+        return arena_pb2.WaitMatchResponse(match=await self._match(row), timed_out=timed_out)
 
     async def GetBot(self, request: arena_pb2.GetBotRequest, context: grpc.aio.ServicerContext) -> arena_pb2.GetBotResponse:  # noqa: N802
         await self._admin(context)
-        bot = self.arena.store.bot(request.bot_id)
+        bot = await asyncio.to_thread(self.arena.store.bot, request.bot_id)
         if bot is None:
-            await context.abort(grpc.StatusCode.NOT_FOUND, f"no bot {request.bot_id!r}")
+            await abort(context, grpc.StatusCode.NOT_FOUND, f"no bot {shown(request.bot_id)}")
         assert bot is not None
         lobby = self.arena.lobby
         idle = [s for s in lobby.idle.get(bot.id, []) if not s.closed.is_set()]
         return arena_pb2.GetBotResponse(bot_id=bot.id, name=bot.name, streams=lobby.streams[bot.id], idle_streams=len(idle))
 
+    async def PublishMatches(self, request: arena_pb2.PublishMatchesRequest, context: grpc.aio.ServicerContext) -> arena_pb2.PublishMatchesResponse:  # noqa: N802
+        await self._admin(context)
+        if not request.group and not request.match_ids:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "give a group or match_ids to publish")
+        try:
+            published = await asyncio.to_thread(self.arena.store.publish, request.group, list(request.match_ids))
+        except StoreError as e:
+            await abort(context, grpc.StatusCode.NOT_FOUND, str(e))
+        log.info("matches published", group=request.group, match_ids=len(request.match_ids), published=published)
+        return arena_pb2.PublishMatchesResponse(published=published)
+
 
 # ------------------------------------------------------------------------------------ server
-async def start_server(arena: Arena, host: str, port: int, admin_token: str) -> tuple[grpc.aio.Server, int]:
-    """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port."""
+async def start_server(arena: Arena, host: str, port: int, admin_token: str,
+                       tls: ServerTls | None = None) -> tuple[grpc.aio.Server, int]:
+    """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port.
+    With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA)."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -539,7 +398,7 @@ async def start_server(arena: Arena, host: str, port: int, admin_token: str) -> 
             ("grpc.so_reuseport", 0),
         ]
     )
-    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena), server)
+    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
     health = health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -550,7 +409,13 @@ async def start_server(arena: Arena, host: str, port: int, admin_token: str) -> 
         reflection.SERVICE_NAME,
     )
     reflection.enable_server_reflection(names, server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+    try:
+        if tls is None:
+            bound = server.add_insecure_port(f"{host}:{port}")
+        else:
+            bound = server.add_secure_port(f"{host}:{port}", tls.credentials())
+    except RuntimeError as e:  # grpc's "failed to bind": a port in use, or TLS files it cannot use
+        raise OSError(f"cannot listen on {host}:{port}{' with TLS' if tls is not None else ''}: {e}") from None
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()

@@ -43,3 +43,21 @@ class ClockSettings:
         if unknown:
             raise ValueError(f"unknown clock setting {unknown[0]!r}; expected one of {', '.join(known)}")
         return cls(**table)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamLimits:
+    """What one Play stream may do before the referee closes it (``mizerka serve`` options;
+    docs/protocol.md, "Limits")."""
+
+    hello_timeout_s: float = 10.0  # from opening the stream to its Hello: DEADLINE_EXCEEDED after
+    max_streams_per_bot: int = 64  # open Play streams per bot token: RESOURCE_EXHAUSTED beyond
+    max_unasked_messages: int = 256  # messages without a DecisionRequest or a retry in between: RESOURCE_EXHAUSTED beyond
+
+    def __post_init__(self) -> None:
+        if not self.hello_timeout_s > 0:
+            raise ValueError(f"hello_timeout_s must be above 0, got {self.hello_timeout_s!r}")
+        for name in ("max_streams_per_bot", "max_unasked_messages"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")

@@ -3,8 +3,9 @@
 Only what the referee needs: leagues keep their own tables beside these (:mod:`tournaments.store`).
 
 SQLite by default (a file, nothing to install); the same code runs on PostgreSQL given a
-``postgresql+psycopg://`` URL. Writes are small and happen once per game, so callers may call
-these methods directly from the event loop.
+``postgresql+psycopg://`` URL. Every method blocks (SQLite waits up to 10 s for a lock held by
+another process), so async callers run them in a worker thread (``asyncio.to_thread``) rather than
+stall every game clock on the event loop.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +22,8 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+
+from server.logs import private_dir, private_file
 
 metadata = sa.MetaData()
 
@@ -47,6 +51,9 @@ matches = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float),
     sa.Column("error", sa.Text),
+    # Matches of a group (a league) keep their full record admin-only until the group is published.
+    sa.Column("match_group", sa.String(200)),  # NULL or "": no group
+    sa.Column("sealed", sa.Boolean),  # True until published; NULL (older rows) is False
 )
 
 games = sa.Table(
@@ -65,10 +72,35 @@ games = sa.Table(
 )
 
 PENDING, RUNNING, FINISHED, ABORTED = "PENDING", "RUNNING", "FINISHED", "ABORTED"
+MAX_NAME = 64  # characters of a bot name or a match group
+MAX_SEED = 200  # characters of a match seed
 
 
 class StoreError(ValueError):
     """A request the store refuses (duplicate name, unknown id), with a message naming it."""
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut to ``limit`` characters: an id or name a client
+    sent is echoed back, and a huge one must not push the reply over gRPC's metadata limit."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def check_name(name: str, what: str = "a bot name", limit: int = MAX_NAME) -> str:
+    """``name`` without surrounding blanks if it is fit to be shown to people: 1 to ``limit``
+    characters, no control, format (bidi override, zero-width) or unassigned characters, which
+    could forge log lines or disguise one name as another; else StoreError saying why."""
+    name = name.strip()
+    if not name:
+        raise StoreError(f"{what} must not be empty")
+    if len(name) > limit:
+        raise StoreError(f"{what} must be at most {limit} characters, got {len(name)}")
+    bad = next((c for c in name if unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")), None)
+    if bad is not None:
+        raise StoreError(f"{what} must not contain control or invisible characters, got U+{ord(bad):04X} in {shown(name)}")
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,19 +123,33 @@ class MatchRow:
     created_at: float
     finished_at: float | None = None
     error: str | None = None
+    match_group: str | None = None
+    sealed: bool | None = None  # the full record is admin-only until published (None: older rows, not sealed)
     results: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def public(self) -> bool:
+        """May anyone see the full record (hands, talons, seed)? Only once the match has ended, and
+        for a match of a group only once the group is published (docs/protocol.md, Watching)."""
+        return self.status in (FINISHED, ABORTED) and not self.sealed
 
 
 def _hash(token: str) -> str:
+    """What the referee keeps of a bot token: it only checks tokens, so a copy of its database lets
+    no one play as a bot. A plain SHA-256 suffices for random 192-bit tokens (nothing to guess)."""
     return hashlib.sha256(token.encode()).hexdigest()
 
 
 def database_url(path_or_url: str | Path) -> str:
-    """A SQLAlchemy URL from a file path (SQLite) or a URL passed through."""
+    """A SQLAlchemy URL from a file path (SQLite) or a URL passed through. A database file holds
+    bot token hashes, seeds and every hand (a league's also its bots' tokens), so it is its user's
+    alone: created 0600 (its -wal and -shm follow; see :func:`server.logs.private_file`) in folders
+    created 0700."""
     text = str(path_or_url)
     if "://" in text:
         return text
-    Path(text).parent.mkdir(parents=True, exist_ok=True)
+    private_dir(Path(text).parent)
+    private_file(Path(text))
     return f"sqlite:///{Path(text).resolve()}"
 
 
@@ -122,11 +168,12 @@ class Store:
                 cur.close()
 
         metadata.create_all(self.engine)
-        self._add_missing_columns()
+        self.add_missing_columns((games.c.header, matches.c.match_group, matches.c.sealed))
 
-    def _add_missing_columns(self) -> None:
+    def add_missing_columns(self, columns: Sequence[sa.Column[Any]]) -> None:
         """Columns added after a database was created (create_all adds tables, never columns)."""
-        for table, column in ((games, games.c.header),):
+        for column in columns:
+            table = column.table
             have = {c["name"] for c in sa.inspect(self.engine).get_columns(table.name)}
             if column.name in have:
                 continue
@@ -144,9 +191,7 @@ class Store:
     # ----------------------------------------------------------------------------------- bots
     def add_bot(self, name: str) -> tuple[Bot, str]:
         """Register a bot; returns it with its new token (only its hash is kept)."""
-        name = name.strip()
-        if not name:
-            raise StoreError("a bot needs a non-empty name")
+        name = check_name(name)
         token = secrets.token_urlsafe(24)
         bot = Bot(f"bot-{uuid.uuid4().hex[:12]}", name)
         try:
@@ -169,20 +214,40 @@ class Store:
     # -------------------------------------------------------------------------------- matches
     def create_match(
         self, preset: str, options: Mapping[str, Any], seed: str, games: int, clock: Mapping[str, Any],
-        seats: Sequence[str], forfeits: Sequence[int] = (),
+        seats: Sequence[str], forfeits: Sequence[int] = (), group: str = "",
     ) -> str:
+        """A new PENDING match; one of a ``group`` is sealed (its full record admin-only) until
+        :meth:`publish`."""
+        if len(seed) > MAX_SEED:
+            raise StoreError(f"a seed must be at most {MAX_SEED} characters, got {len(seed)}")
+        group = check_name(group, "a match group") if group else ""
         missing = [b for b in seats if self.bot(b) is None]
         if missing:
-            raise StoreError(f"unknown bot id {missing[0]!r}")
+            raise StoreError(f"unknown bot id {shown(missing[0])}")
         match_id = f"m-{uuid.uuid4().hex[:16]}"
         with self.engine.begin() as conn:
             conn.execute(
                 matches.insert().values(
                     id=match_id, status=PENDING, preset=preset, options=dict(options), seed=seed, games=games,
                     clock=dict(clock), seats=list(seats), forfeits=sorted(set(forfeits)), created_at=time.time(),
+                    match_group=group or None, sealed=bool(group),
                 )
             )
         return match_id
+
+    def publish(self, group: str = "", match_ids: Sequence[str] = ()) -> int:
+        """Unseal every match of ``group`` and the matches named; returns how many were sealed.
+        An unknown match id is a StoreError (nothing is published then)."""
+        with self.engine.begin() as conn:
+            known = {r.id for r in conn.execute(sa.select(matches.c.id).where(matches.c.id.in_(list(match_ids))))}
+            missing = [m for m in match_ids if m not in known]
+            if missing:
+                raise StoreError(f"unknown match id {shown(missing[0])}")
+            which = matches.c.id.in_(list(match_ids))
+            if group:
+                which = which | (matches.c.match_group == group)
+            done = conn.execute(matches.update().where(which, matches.c.sealed.is_(True)).values(sealed=False))
+        return done.rowcount
 
     def set_status(self, match_id: str, status: str, error: str | None = None) -> None:
         values: dict[str, Any] = {"status": status, "error": error}

@@ -19,6 +19,7 @@ from pathlib import Path
 from mizerka_proto import arena_pb2
 
 from harness import BIN, Referee, referee
+from tls_pki import TlsAdmin, make_pki
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 DEALS = {"mizerka": 18, "manni-major": 18, "mizerka-short": 9}
@@ -163,3 +164,27 @@ def check_bad_settings_and_refused_token(tmp_path: Path, command: Sequence[str])
         env = dict(os.environ, MIZERKA_SERVER=ref.address, MIZERKA_TOKEN="not-a-token")
         done = subprocess.run(bot, env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1 and "UNAUTHENTICATED" in done.stderr, done.stdout + done.stderr
+
+
+def check_plays_over_mutual_tls(tmp_path: Path, command: Sequence[str], name: str) -> None:
+    """MIZERKA_TLS_CA, _CERT, _KEY and _SERVER_NAME: one process, three streams over mutual TLS to a
+    referee whose certificate names "localhost" (reached at 127.0.0.1), a whole game; bad TLS
+    settings are refused at start (exit code 2) naming the variable."""
+    pki = make_pki(tmp_path / "pki")
+    env = dict(os.environ, MIZERKA_TOKEN="t", MIZERKA_TLS_CA=str(tmp_path / "missing.pem"))
+    done = subprocess.run(list(command), env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "MIZERKA_TLS_CA" in done.stderr and "missing.pem" in done.stderr, done.stderr
+    env = dict(os.environ, MIZERKA_TOKEN="t", MIZERKA_TLS_CERT=str(pki.client_cert))
+    done = subprocess.run(list(command), env=env, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2 and "MIZERKA_TLS_KEY" in done.stderr, done.stderr
+    log = tmp_path / f"{name}.log"
+    with referee(tmp_path, *pki.serve_args(mutual=True)) as ref:
+        admin = TlsAdmin(ref.address, pki.tls(client_cert=True))
+        bot_id, token = admin.register(f"{name}-tls")
+        proc = start_bot(ref, command, token, log, MIZERKA_PARALLEL="3", MIZERKA_GAMES="3", **pki.env(client_cert=True))
+        match = admin.wait(admin.create("mizerka-short", [bot_id] * 3, seed=f"{name}-tls"), timeout_s=60)
+        assert match.status == FINISHED
+        assert_clean(match.results[0], "mizerka-short")
+        assert proc.wait(timeout=15) == 0, log.read_text()
+    text = log.read_text()
+    assert "over TLS" in text and text.count(f"connected as {name}-tls") == 3, text

@@ -193,10 +193,10 @@ def test_majors_greedy_announces_cautious_never():
     # Seed 0 deals greedy hands with 5+ aces and kings: it announces (and plays) majors legally.
     totals = play_game([GreedyBot(), GreedyBot(), HeuristicBot()], rules, seed=0)
     _check_clean(totals, rules)
-    assert any(r.contract.endswith(" major") for r in totals.results)
+    assert any(r.major for r in totals.results)
     totals = play_game([CautiousBot(), CautiousBot(), CautiousBot()], rules, seed=0)
     _check_clean(totals, rules)
-    assert not any(r.contract.endswith(" major") for r in totals.results)
+    assert not any(r.major for r in totals.results)
 
 
 @pytest.mark.parametrize("bot", [GreedyBot, CautiousBot])

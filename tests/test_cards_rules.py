@@ -18,6 +18,7 @@ from server.engine.cards import (
     parse_suit,
 )
 from server.engine.dealing import seeded_deal
+from server.engine.events import Dealt
 from server.engine.game import Game, Phase, Play
 from server.engine.rules import PRESETS, RulesError, load_ruleset, ruleset_from_toml
 from server.policies import random_action
@@ -121,7 +122,7 @@ def test_seeded_deal_is_52_distinct_cards(players: int, hand_size: int) -> None:
 
 
 def _deal_entries(game: Game) -> dict[tuple[int, int], tuple]:
-    return {(e[1], e[2]): (e[6], e[7]) for e in game.log if e[0] == "deal"}
+    return {(e.deal_no, e.redeal): (e.hands, e.talon) for e in game.log if isinstance(e, Dealt)}
 
 
 def test_game_deals_are_independent_of_play() -> None:

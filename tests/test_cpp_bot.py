@@ -1,6 +1,6 @@
 """The C++ example bot (clients/cpp) against a real referee: full games of mizerka and
-manni-major, a refused action answered correctly, parallel streams, reconnecting and leaving (the
-tests shared with the other languages' bots are in foreign_bots.py).
+manni-major, a refused action answered correctly, parallel streams, reconnecting and leaving, mutual
+TLS (the tests shared with the other languages' bots are in foreign_bots.py).
 
 The bot is built with `make -C clients/cpp` (cmake, Debian's libgrpc++-dev, protobuf-compiler-grpc,
 libprotobuf-dev, protobuf-compiler, pkg-config; .ci/run installs them). This module builds it
@@ -64,3 +64,7 @@ def test_the_cpp_bot_retries_until_the_referee_is_up_and_exits_when_it_stops(tmp
 
 def test_the_cpp_bot_stops_on_bad_settings_and_on_a_refused_token(tmp_path: Path, cpp_bot: str) -> None:
     foreign_bots.check_bad_settings_and_refused_token(tmp_path, [cpp_bot])
+
+
+def test_the_cpp_bot_plays_over_mutual_tls(tmp_path: Path, cpp_bot: str) -> None:
+    foreign_bots.check_plays_over_mutual_tls(tmp_path, [cpp_bot], "cpp")

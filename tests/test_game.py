@@ -25,6 +25,7 @@ from conftest import (
 )
 
 from server.engine.dealing import Deal
+from server.engine.events import GameOver
 from server.engine.game import Choose, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import load_ruleset
 from server.engine.views import FULL, project
@@ -278,7 +279,7 @@ def test_spades_may_be_named_only_with_trumps_allow_spades(preset: str) -> None:
     game = Game(load_ruleset(preset, {"trumps_allow_spades": True}), seed=1)
     assert Choose("trumps", 0) in game.legal_actions()
     game.apply(0, Choose("trumps", 0))
-    assert game.trump == 0 and game.contract_label == "trumps"
+    assert game.trump == 0 and _settled(game) == ("trumps", False)
 
 
 @pytest.mark.parametrize(("preset", "contract"), [("mizerka", "spades"), ("mizerka", "notrump"), ("mizerka", "mizerka"), ("spoileri", "rami"), ("trjamann", "null")])
@@ -505,6 +506,12 @@ def _used(game: Game) -> tuple[tuple[str, ...], ...]:
     return project(game, FULL).used
 
 
+def _settled(game: Game) -> tuple[str, bool]:
+    """The settled contract: the ruleset's name and whether it is played as a major."""
+    assert game.contract is not None
+    return game.contract.name, game.major
+
+
 def test_major_round_starts_at_the_declarers_left() -> None:
     game = _manni()
     game.apply(0, Choose("spades"))
@@ -521,9 +528,9 @@ def test_nobody_announces_the_declarer_plays_its_contract() -> None:
     game.apply(0, Choose("hearts"))
     game.apply(1, Major(None))
     game.apply(2, Major(None))
-    assert (game.phase, game.to_act, game.declarer, game.contract_label, game.major) == (Phase.EXCHANGE, 0, 0, "hearts", False)
+    assert (game.phase, game.to_act, game.declarer, _settled(game)) == (Phase.EXCHANGE, 0, 0, ("hearts", False))
     finish_deal(game)
-    assert game.results[0].contract == "hearts" and _used(game) == (("hearts",), (), ())
+    assert (game.results[0].contract, game.results[0].major) == ("hearts", False) and _used(game) == (("hearts",), (), ())
 
 
 def test_uncontested_major_is_played_and_used_by_the_announcer() -> None:
@@ -534,10 +541,10 @@ def test_uncontested_major_is_played_and_used_by_the_announcer() -> None:
     game.apply(0, Major(None))
     assert game.to_act == 2  # then the third player
     game.apply(2, Major(None))
-    assert (game.declarer, game.contract_label, game.trump, game.to_act) == (1, "spades major", 0, 1)
+    assert (game.declarer, _settled(game), game.trump, game.to_act) == (1, ("spades", True), 0, 1)
     finish_deal(game)
     r = game.results[0]
-    assert (r.caller, r.declarer, r.contract) == (0, 1, "spades major")
+    assert (r.caller, r.declarer, r.contract, r.major, r.label) == (0, 1, "spades", True, "spades major")
     assert _used(game) == ((), ("spades",), ())
     assert game.caller == 1  # the role passes on from the original declarer, not from the announcer
 
@@ -550,7 +557,7 @@ def test_declarer_contests_with_any_unused_major() -> None:
     game.apply(2, Major("diamonds"))
     assert_refused(game, 0, Major("null"), "BAD_MAJOR")  # no null major
     game.apply(0, Major("grand"))
-    assert (game.declarer, game.contract_label, game.trump, game.phase) == (0, "grand major", None, Phase.EXCHANGE)
+    assert (game.declarer, _settled(game), game.trump, game.phase) == (0, ("grand", True), None, Phase.EXCHANGE)
     finish_deal(game)
     assert _used(game) == (("grand",), (), ())  # grand, not diamonds, is used up by A
 
@@ -560,7 +567,7 @@ def test_declarer_may_contest_with_its_own_contract() -> None:
     game.apply(0, Choose("clubs"))
     game.apply(1, Major("clubs"))
     game.apply(0, Major("clubs"))
-    assert (game.declarer, game.contract_label) == (0, "clubs major")
+    assert (game.declarer, _settled(game)) == (0, ("clubs", True))
 
 
 def test_third_player_contests_only_above_the_contract() -> None:
@@ -576,7 +583,7 @@ def test_third_player_contests_only_above_the_contract() -> None:
     assert_refused(game, 2, Major("null"), "BAD_MAJOR")
     assert_refused(game, 1, Major("hearts"), "NOT_YOUR_TURN")
     game.apply(2, Major("spades"))
-    assert (game.declarer, game.contract_label) == (2, "spades major")
+    assert (game.declarer, _settled(game)) == (2, ("spades", True))
     finish_deal(game)
     assert _used(game) == ((), (), ("spades",))  # nothing used by A or C
 
@@ -589,7 +596,7 @@ def test_nothing_ranks_above_grand() -> None:
     assert game.legal_actions() == (Major(None),)
     assert_refused(game, 2, Major("hearts"), "BAD_MAJOR", "only pass")
     game.apply(2, Major(None))
-    assert (game.declarer, game.contract_label) == (1, "grand major")
+    assert (game.declarer, _settled(game)) == (1, ("grand", True))
 
 
 def test_null_has_no_major_round() -> None:
@@ -643,7 +650,7 @@ def _grand_major_by_seat_1(deal: Deal) -> Game:
     game.apply(1, Major("grand"))
     game.apply(0, Major(None))
     game.apply(2, Major(None))
-    assert (game.declarer, game.contract_label, game.to_act) == (1, "grand major", 1)
+    assert (game.declarer, _settled(game), game.to_act) == (1, ("grand", True), 1)
     game.apply(1, Exchange((), ()))
     return game
 
@@ -757,10 +764,10 @@ def _check_manni_rotation(mode: str) -> list:
     game = _greedy_major_game(declarer=mode)
     results = game.results
     assert len(results) == 18
-    assert sorted((r.declarer, r.contract.removesuffix(" major")) for r in results) == sorted(
+    assert sorted((r.declarer, r.contract) for r in results) == sorted(
         (s, c.name) for s in range(3) for c in game.rules.contracts
     )
-    assert any(r.contract.endswith(" major") for r in results)
+    assert any(r.major for r in results)
     left = [6, 6, 6]
     for a, b in zip(results, results[1:]):
         left[a.declarer] -= 1
@@ -809,7 +816,7 @@ def test_tiebreak_lowest_is_declared_by_the_lowest_total() -> None:
     play_layout(game, QUOTAS, "notrump")
     assert game.totals == [2, 2, -4] and not game.finished
     assert (game.tiebreak, game.phase, game.to_act, game.declarer, game.dealer) == (True, Phase.EXCHANGE, 2, 2, 1)
-    assert game.contract_label == "notrump"
+    assert _settled(game) == ("notrump", False)
     assert_refused(game, 2, Choose("hearts"), "WRONG_PHASE")
     used = _used(game)
     pass_exchanges(game)
@@ -883,7 +890,7 @@ def test_game_ends_after_every_contract_and_refuses_everything() -> None:
     game = Game(load_ruleset("mizerka-short"), seed=21)
     finish_game(game)
     assert game.finished and game.phase == Phase.OVER and game.decision() is None
-    assert len(game.results) == 9 and game.log[-1] == ("over", tuple(game.totals))
+    assert len(game.results) == 9 and game.log[-1] == GameOver(tuple(game.totals))
     assert game.totals == [sum(r.points[s] for r in game.results) for s in range(3)]
     for seat, action in [(0, Choose("hearts")), (1, Play(0)), (2, Exchange(())), (0, Major(None))]:
         assert_refused(game, seat, action, "GAME_OVER", "over")

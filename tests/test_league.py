@@ -45,27 +45,32 @@ def league_file(tmp: Path, name: str = "t", preset: str = "mizerka-short", bots:
 
 
 # ------------------------------------------------------------------------------------ schedule
-def test_a_round_robin_schedule_balances_seats_and_shares_seeds_within_a_table(tmp_path: Path) -> None:
+def test_a_round_robin_schedule_balances_seats_and_deals_fresh_cards_unless_duplicate(tmp_path: Path) -> None:
     league = load_league(league_file(tmp_path, extra='seatings = "all"\ngames_per_table = 2'))
-    slots = schedule(league)
-    assert len(slots) == 4 * 6 * 2  # C(4,3) tables x 3! seatings x 2 seeds
+    slots = schedule(league, "secret")
+    assert len(slots) == 4 * 6 * 2  # C(4,3) tables x 3! seatings x 2 games
     seat_counts = Counter((bot, seat) for s in slots for seat, bot in enumerate(s.seats))
     assert len(seat_counts) == 12 and set(seat_counts.values()) == {len(slots) * 3 // 12}  # each bot, each seat, equally
-    by_unit: dict[str, set[str]] = {}
     for s in slots:
-        by_unit.setdefault(s.unit, set()).add(s.seed)
         assert sorted(s.seats) == sorted(next(x.seats for x in slots if x.table == s.table))
-    assert all(len(seeds) == 1 for seeds in by_unit.values())  # a table's seatings share their seed
-    assert len({s.seed for s in slots}) == 4 * 2
-    assert schedule(league) == slots  # a pure function of the file
+    assert len({s.seed for s in slots}) == len(slots)  # by default every game has its own cards
+    assert schedule(league, "secret") == slots  # a pure function of the file and the secret
+    assert not {s.seed for s in schedule(league, "other")} & {s.seed for s in slots}
+
+    duplicate = load_league(league_file(tmp_path, name="d", extra='seatings = "all"\ngames_per_table = 2\nduplicate = true'))
+    by_unit: dict[str, set[str]] = {}
+    for s in schedule(duplicate, "secret"):
+        by_unit.setdefault(s.unit, set()).add(s.seed)
+    assert all(len(seeds) == 1 for seeds in by_unit.values())  # a set's seatings share their cards
+    assert len({seed for seeds in by_unit.values() for seed in seeds}) == 4 * 2
 
 
 def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     rotate = load_league(league_file(tmp_path, name="r"))
-    assert len(schedule(rotate)) == 4 * 3
+    assert len(schedule(rotate, "s")) == 4 * 3
     gauntlet = load_league(league_file(tmp_path, name="g", bots=("heuristic", "greedy", "cautious", "random", "random2"),
                                        extra='format = "gauntlet"\ncandidate = "heuristic"'))
-    slots = schedule(gauntlet)
+    slots = schedule(gauntlet, "s")
     assert len(slots) == 6 * 3 and all("heuristic" in s.seats for s in slots)  # C(4,2) tables x 3 rotations
     assert Counter(s.seats.index("heuristic") for s in slots) == {0: 6, 1: 6, 2: 6}
 
@@ -89,6 +94,11 @@ def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     (f'name = "x"\nconcurrency = 0\n{THREE}', "concurrency must be at least 1"),
     ('name = "x"\nconcurrency = true\nbots = []', "concurrency must be a whole number, got True"),
     ('name = "x"\nseed = 1.5\nbots = []', "seed must be a string or a whole number"),
+    ('name = "x"\nduplicate = 1\nbots = []', "duplicate must be true or false, got 1"),
+    ('name = "x\\u0007"\nbots = []', "name must not contain control or invisible characters, got U+0007"),
+    (f'name = "{"x" * 31}"\nbots = []', "name must be at most 30 characters, got 31"),
+    ('name = "x"\nbots = [{name = "a\\u202e", command = "a"}]', "@x, the name it is registered under, must not contain control"),
+    (f'name = "x"\nbots = [{{name = "{"a" * 59}", command = "a"}}]', "must be at most 60 characters, got 61"),
 ])
 def test_bad_league_files_are_refused_naming_the_key(text: str, message: str) -> None:
     with pytest.raises(LeagueError, match="x.toml") as err:
@@ -103,8 +113,8 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
     league = load_league(path)
     league.data.mkdir(parents=True)
     store = LeagueStore(league.db_path)
-    store.open_league(league.name, fingerprint(league), "token")
-    slots = schedule(league)
+    store.open_league(league.name, fingerprint(league), "secret")
+    slots = schedule(league, "secret")
     store.add_schedule(league.name, [{"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
                                      for i, s in enumerate(slots)])
     totals = [(3, 0, -3), (5, -5, 0), (1, 1, -2), (-4, 2, 2), (0, 0, 0), (6, -3, -3),
@@ -155,7 +165,7 @@ def test_league_tables_keep_their_names_and_columns_so_older_league_files_open(t
     con = sqlite3.connect(db)
     columns = {t: [r[1] for r in con.execute(f"pragma table_info({t})")] for t in ("leagues", "league_bots", "league_games")}
     assert columns == {
-        "leagues": ["name", "fingerprint", "admin_token", "created_at"],
+        "leagues": ["name", "fingerprint", "admin_token", "created_at", "secret"],
         "league_bots": ["league", "name", "bot_id", "token", "crashes", "disabled"],
         "league_games": ["league", "key", "position", "unit", "seats", "seed", "status", "match_id", "totals", "faults",
                          "finished_at"],

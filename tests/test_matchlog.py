@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -21,9 +22,13 @@ from mizerka.bots import HeuristicBot
 from mizerka.turn import Turn
 from mizerka_proto import referee_pb2
 from server import matchlog
+from server.engine.events import DealResult, DealScored, Settled
+from server.engine.game import Game
 from server.engine.rules import PRESETS, load_ruleset
 from server.engine.views import FULL, project_events
 from server.logverify import verify_game
+from server.policies import random_action
+from server.protocol import ranks
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.service import record_to_store
@@ -233,6 +238,48 @@ def test_stored_entries_and_file_lines_are_inverse_forms() -> None:
         stored = matchlog.entry_to_json(e)
         assert matchlog.entry_from_json(stored) == e
         line = matchlog.entry_line(stored)
-        assert line["type"] == e[0] and "kind" not in line and matchlog.entry_from_json(line) == e
-        if e[0] == "result":
+        assert line["type"] == e.kind and "kind" not in line and matchlog.entry_from_json(line) == e
+        if isinstance(e, DealScored):
             assert "points" in line and "totals" in line and "result" not in line  # flat in the file
+
+
+def test_a_contract_is_written_by_name_with_a_major_flag() -> None:
+    settled = Settled(1, "hearts", True, 1)
+    assert matchlog.entry_to_json(settled) == {"kind": "settled", "declarer": 1, "contract": "hearts", "major": True,
+                                               "trump": "H"}
+    result = DealResult(0, 0, False, 2, 1, 0, "hearts", True, 1, (1, 14, 1), (0, 0, 0))
+    stored = matchlog.entry_to_json(DealScored(result, (0, 0, 0)))
+    assert (stored["result"]["contract"], stored["result"]["major"]) == ("hearts", True)
+
+
+def test_entries_written_before_the_major_flag_read_as_the_same_events() -> None:
+    """Logs from before the ``major`` flag say ``"contract": "hearts major"`` in settled and result entries."""
+    assert matchlog.entry_from_json({"kind": "settled", "declarer": 1, "contract": "hearts major", "trump": "H"}) == \
+        Settled(1, "hearts", True, 1)
+    assert matchlog.entry_from_json({"type": "settled", "declarer": 0, "contract": "grand", "trump": None}) == \
+        Settled(0, "grand", False, None)
+    old = {"deal": 3, "redeal": 0, "tiebreak": False, "dealer": 2, "declarer": 1, "caller": 0, "contract": "spades major",
+           "trump": "S", "tricks": [1, 14, 1], "points": [0, 0, 0], "void": False, "revoker": None}
+    want = DealScored(DealResult(3, 0, False, 2, 1, 0, "spades", True, 0, (1, 14, 1), (0, 0, 0)), (5, -3, -2))
+    assert matchlog.entry_from_json({"kind": "result", "result": old, "totals": [5, -3, -2]}) == want  # stored
+    assert matchlog.entry_from_json({"type": "result", **old, "totals": [5, -3, -2]}) == want  # file
+    assert matchlog.result_from_json(old) == want.result  # a stored game's deals
+
+
+def test_a_whole_log_from_before_the_major_flag_still_verifies() -> None:
+    rules = load_ruleset("manni-major")
+    game = Game(rules, seed="old")
+    rng = random.Random(4)
+    while not game.finished:
+        game.apply(game.to_act, random_action(game, rng))
+    assert any(r.major for r in game.results)
+    header = matchlog.make_header(match_id="m-old", game=0, games=1, rules=rules, seed="old", names=["a", "b", "c"])
+    entries = [matchlog.entry_line(e) for e in matchlog.stored_log(project_events(game, FULL))]
+    for line in entries:  # write the contracts as the old format did
+        if line["type"] in ("settled", "result"):
+            line["contract"] += " major" if line.pop("major") else ""
+    assert any(line["contract"].endswith(" major") for line in entries if line["type"] == "settled")
+    text = matchlog.dumps([header, *entries, matchlog.end_line(game.totals, ranks(game.totals), [{}] * 3)])
+    (parsed,) = matchlog.parse_match_log(text)
+    assert [ln.entry for ln in parsed.lines] == project_events(game, FULL)
+    assert verify_game(parsed).game.results == game.results

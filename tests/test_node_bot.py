@@ -1,6 +1,7 @@
 """The JavaScript example bot (clients/node) against a real referee: full games of mizerka and
-manni-major, a refused action answered correctly, parallel streams, reconnecting and leaving (the
-tests shared with the other languages' bots are in foreign_bots.py), and its strategy's unit tests.
+manni-major, a refused action answered correctly, parallel streams, reconnecting and leaving, mutual
+TLS (the tests shared with the other languages' bots are in foreign_bots.py), and its strategy's unit
+tests.
 
 Needs Node.js and `npm ci` in clients/node (`make clients` does it; this module runs `npm ci`
 itself when node_modules is missing). Without Node.js on the machine the module is skipped, with the
@@ -63,3 +64,7 @@ def test_the_node_bot_stops_on_bad_settings_and_on_a_refused_token(tmp_path: Pat
 def test_the_node_strategy_unit_tests(node: str) -> None:
     done = subprocess.run([node, "--test", "test/strategy.test.js"], cwd=NODE_DIR, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_node_bot_plays_over_mutual_tls(tmp_path: Path, node: str) -> None:
+    foreign_bots.check_plays_over_mutual_tls(tmp_path, bot(node), "node")

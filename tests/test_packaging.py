@@ -5,6 +5,7 @@ so nothing of this source tree is importable there by accident."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -13,6 +14,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# What a project's copy leaves out: other projects of this tree (installed on their own), tests,
+# data, caches and earlier build output.
+_NOT_SOURCES = shutil.ignore_patterns(".*", "__pycache__", "build", "*.egg-info", "node_modules", "data",
+                                      "tests", "clients", "proto")
 
 
 def _venv(tmp_path: Path, *projects: Path) -> Path:
@@ -23,11 +28,13 @@ def _venv(tmp_path: Path, *projects: Path) -> Path:
                           check=True, capture_output=True, text=True).stdout.strip()
     # Third-party libraries only: a path line does not run this env's editable-install hooks.
     Path(site, "third_party.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    for project in projects:
-        build = tmp_path / f"build-{project.name}"
+    for i, project in enumerate(projects):
+        # Built from a copy: setuptools writes build/ and *.egg-info beside the sources it builds.
+        source = tmp_path / f"source-{i}"
+        shutil.copytree(project, source, ignore=_NOT_SOURCES)
         subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                        "--no-build-isolation", "--no-cache-dir", str(project)],
-                       check=True, capture_output=True, cwd=build.parent, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+                        "--no-build-isolation", "--no-cache-dir", str(source)],
+                       check=True, capture_output=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     return python
 
 

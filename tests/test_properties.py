@@ -17,13 +17,26 @@ from hypothesis import strategies as st
 
 from server.engine.cards import FULL_DECK, card_mask, mask_cards
 from server.engine.dealing import seeded_deal
+from server.engine.events import (
+    ContractAnnounced,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+)
 from server.engine.game import Choose, DealResult, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import DECLARER_MODES, MAJOR_QUOTA, PRESETS, Ruleset, load_ruleset
 from server.engine.views import SPECTATOR, cards_in, project, project_events
 from server.policies import random_action
 
-# Log entry kinds a seat may receive from project_events; anything new must be vetted for leaks.
-PUBLIC_EVENT_KINDS = {"deal", "contract", "major", "settled", "exchange", "play", "trick", "revoke", "result", "over"}
+# Event types a seat may receive from project_events; anything new must be vetted for leaks.
+PUBLIC_EVENT_TYPES = {Dealt, ContractAnnounced, MajorAnnounced, Settled, Exchanged, Played, TrickTaken, Revoked, DealScored, GameOver}
 # A failing example is (preset, options, seed): it replays exactly, while shrinking whole games takes
 # minutes (longer than the per-test timeout), so these properties report the first failure unshrunk.
 NO_SHRINK = (Stage.explicit, Stage.reuse, Stage.generate)
@@ -85,66 +98,66 @@ class Replay:
             self._consume(entry)
         self.pos = len(self.game.log)
 
-    def _consume(self, e: tuple) -> None:
-        kind = e[0]
+    def _consume(self, e: Event) -> None:
         n = self.n
-        if kind == "deal":
-            _, _, _, self.tiebreak, self.dealer, self.caller, hands, talon = e
-            self.dealt = [tuple(h) for h in hands]
-            self.talon = tuple(talon)
-            assert sorted([c for h in hands for c in h] + list(talon)) == list(range(52)), "a deal is not the 52 cards, each once"
-            self.hands = [set(h) for h in hands]
-            self.discards: list[set[int]] = [set() for _ in range(n)]
-            self.taken: list[set[int]] = [set() for _ in range(n)]
-            self.exchanged: list[int | None] = [None] * n
-            self.played: set[int] = set()
-            self.announced = False
-            self.declarer: int | None = None
-            self.label = ""
-            self.trump: int | None = None
-            self.trick: list[tuple[int, int]] = []
-            self.tricks = [0] * n
-            self.leader: int | None = None
-            self.major_by: int | None = None
-        elif kind == "contract":
-            self.announced = True
-            self.called = e[2]
-        elif kind == "major":
-            if e[2] is not None and self.major_by is None:
-                self.major_by = e[1]
-        elif kind == "settled":
-            _, self.declarer, self.label, self.trump = e
-            self.leader = self.declarer
-        elif kind == "exchange":
-            _, seat, discard, take = e
-            assert set(discard) <= self.hands[seat]
-            self.hands[seat] = self.hands[seat] - set(discard) | set(take)
-            self.discards[seat] |= set(discard)
-            self.taken[seat] |= set(take)
-            self.exchanged[seat] = len(discard)
-        elif kind == "play":
-            _, seat, card = e
-            expected = self.leader if not self.trick else (self.trick[-1][0] + 1) % n
-            assert seat == expected, f"seat {seat} played out of turn (expected {expected})"
-            if self.trick:
-                led = self.trick[0][1] // 13
-                assert card // 13 == led or not any(c // 13 == led for c in self.hands[seat]), "a play failed to follow suit"
-            self.hands[seat].remove(card)
-            self.played.add(card)
-            self.trick.append((seat, card))
-        elif kind == "trick":
-            assert len(self.trick) == n
-            winner = trick_winner(self.trick, self.trump)
-            assert e[1] == winner, f"trick {self.trick} won by {e[1]}, the rules say {winner}"
-            self.tricks[winner] += 1
-            self.leader, self.trick = winner, []
-        elif kind == "result":
-            r = e[1]
-            assert list(r.tricks) == self.tricks, "reported tricks differ from the tricks won"
-            if not r.void:
-                assert (r.declarer, r.contract, r.trump) == (self.declarer, self.label, self.trump)
-                if not r.tiebreak:
-                    self.used[r.declarer].add(r.contract.removesuffix(" major"))
+        match e:
+            case Dealt(_, _, tiebreak, dealer, caller, hands, talon):
+                assert hands is not None and talon is not None, "the engine's own log holds every card"
+                self.tiebreak, self.dealer, self.caller = tiebreak, dealer, caller
+                self.dealt = [tuple(h) for h in hands]
+                self.talon = tuple(talon)
+                assert sorted([c for h in hands for c in h] + list(talon)) == list(range(52)), "a deal is not the 52 cards, each once"
+                self.hands = [set(h) for h in hands]
+                self.discards: list[set[int]] = [set() for _ in range(n)]
+                self.taken: list[set[int]] = [set() for _ in range(n)]
+                self.exchanged: list[int | None] = [None] * n
+                self.played: set[int] = set()
+                self.announced = False
+                self.declarer: int | None = None
+                self.contract = ""
+                self.major = False
+                self.trump: int | None = None
+                self.trick: list[tuple[int, int]] = []
+                self.tricks = [0] * n
+                self.leader: int | None = None
+                self.major_by: int | None = None
+            case ContractAnnounced(_, contract):
+                self.announced = True
+                self.called = contract
+            case MajorAnnounced(seat, contract):
+                if contract is not None and self.major_by is None:
+                    self.major_by = seat
+            case Settled(declarer, contract, major, trump):
+                self.declarer, self.contract, self.major, self.trump = declarer, contract, major, trump
+                self.leader = self.declarer
+            case Exchanged(seat, count, discard, take):
+                assert discard is not None and take is not None and count == len(discard)
+                assert set(discard) <= self.hands[seat]
+                self.hands[seat] = self.hands[seat] - set(discard) | set(take)
+                self.discards[seat] |= set(discard)
+                self.taken[seat] |= set(take)
+                self.exchanged[seat] = len(discard)
+            case Played(seat, card):
+                expected = self.leader if not self.trick else (self.trick[-1][0] + 1) % n
+                assert seat == expected, f"seat {seat} played out of turn (expected {expected})"
+                if self.trick:
+                    led = self.trick[0][1] // 13
+                    assert card // 13 == led or not any(c // 13 == led for c in self.hands[seat]), "a play failed to follow suit"
+                self.hands[seat].remove(card)
+                self.played.add(card)
+                self.trick.append((seat, card))
+            case TrickTaken(won):
+                assert len(self.trick) == n
+                winner = trick_winner(self.trick, self.trump)
+                assert won == winner, f"trick {self.trick} won by {won}, the rules say {winner}"
+                self.tricks[winner] += 1
+                self.leader, self.trick = winner, []
+            case DealScored(r):
+                assert list(r.tricks) == self.tricks, "reported tricks differ from the tricks won"
+                if not r.void:
+                    assert (r.declarer, r.contract, r.major, r.trump) == (self.declarer, self.contract, self.major, self.trump)
+                    if not r.tiebreak:
+                        self.used[r.declarer].add(r.contract)
 
     # What a seat may legitimately know in the current deal (docs/rules.md §10).
     def known(self, seat: int) -> set[int]:
@@ -178,9 +191,9 @@ class Replay:
         if self.declarer is None:
             return None
         rules, n, E = self.game.rules, self.n, self.declarer
-        if self.label.endswith(" major"):
+        if self.major:
             return tuple(MAJOR_QUOTA if s == E else 1 for s in range(n))
-        contract = rules.contract(self.label)
+        contract = rules.contract(self.contract)
         assert contract is not None
         table = rules.quotas_minus if contract.minus else rules.quotas_plus
         return tuple(table[(s - E) % n] for s in range(n))
@@ -221,11 +234,11 @@ def check_views(game: Game, replay: Replay, event_pos: list[int]) -> None:
 
     for audience in [*range(n), SPECTATOR]:
         for e in project_events(game, audience, event_pos[0]):
-            assert e[0] in PUBLIC_EVENT_KINDS, f"unvetted event kind {e[0]!r}"
-            if e[0] == "deal":
-                assert len(e) == 6 and not any(isinstance(x, (tuple, list)) for x in e), "a deal event shows cards"
-            elif e[0] == "exchange" and e[1] != audience:
-                assert len(e) == 3 and isinstance(e[2], int), "another seat's discards leaked"
+            assert type(e) in PUBLIC_EVENT_TYPES, f"unvetted event {e!r}"
+            if isinstance(e, Dealt):
+                assert e.hands is None and e.talon is None, "a deal event shows cards"
+            elif isinstance(e, Exchanged) and e.seat != audience:
+                assert e.discard is None and e.take is None, "another seat's discards leaked"
     event_pos[0] = len(game.log)
 
 
@@ -313,7 +326,7 @@ def run_random_game(rules: Ruleset, seed: int, revoke_rate: float, first_dealer:
 def expected_points(rules: Ruleset, r: DealResult) -> list[int]:
     """docs/rules.md §5 and §6.4: plus t - q, minus q - t, quotas by position from the declarer; majors 14/1/1 with bonuses."""
     n, E, t = rules.players, r.declarer, r.tricks
-    if r.contract.endswith(" major"):
+    if r.major:
         if t[E] == rules.tricks:
             return [8 if s == E else -4 for s in range(n)]
         if t[E] == rules.tricks - 1:
@@ -340,15 +353,14 @@ def check_results(game: Game) -> None:
             assert list(r.points) == expected_points(rules, r), f"deal {r.deal_no}: {r}"
         totals = [a + b for a, b in zip(totals, r.points)]
         assert r.dealer == (r.caller if rules.dealer_declares else (r.caller - 1) % n)
-        base = r.contract.removesuffix(" major")
-        contract = rules.contract(base)
+        contract = rules.contract(r.contract)
         assert contract is not None
         if contract.names_trump:
             assert r.trump in rules.trump_suits()
         else:
             assert r.trump == contract.trump
         if not rules.majors:
-            assert r.declarer == r.caller and not r.contract.endswith(" major")
+            assert r.declarer == r.caller and not r.major
     assert totals == game.totals
 
     # A void deal is redealt by the same dealer and declarer.
@@ -359,7 +371,7 @@ def check_results(game: Game) -> None:
     regular = [r for r in results if not r.void and not r.tiebreak]
     assert len(regular) == rules.deals, f"{len(regular)} regular deals, expected {rules.deals}"
     assert all(not r.tiebreak for r in results[: results.index(regular[-1]) + 1])
-    pairs = [(r.declarer, r.contract.removesuffix(" major")) for r in regular]
+    pairs = [(r.declarer, r.contract) for r in regular]
     assert len(set(pairs)) == len(pairs), "a player used a contract twice"
     if not rules.majors:
         per_seat = rules.deals // n

@@ -21,7 +21,20 @@ from google.protobuf import descriptor_pb2, struct_pb2
 
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol as P
+from server import wire_events as W
 from server.engine.cards import CARD_TEXT, RANKS, CardError, parse_card
+from server.engine.events import (
+    DealScored,
+    Dealt,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+    contract_label,
+)
 from server.engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
 from server.engine.rules import PRESETS, load_ruleset
 from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events
@@ -81,7 +94,7 @@ def check_contract_and_tricks(msg: game_pb2.SeatView, game: Game) -> None:
     assert msg.contract_name == (shown.name if shown else "")
     assert msg.contract_major == (shown is not None and game.major)
     assert msg.contract_minus == (shown is not None and shown.minus)
-    assert msg.contract == msg.contract_name + (" major" if msg.contract_major else "")
+    assert msg.contract == contract_label(msg.contract_name, msg.contract_major)
     for t in msg.tricks:
         assert t.HasField("winning") and t.winning == book_winner(t, msg.trump)
         assert not t.HasField("winner") or t.winner == t.winning
@@ -225,15 +238,16 @@ def allowed_event_cards(game: Game, audience: int) -> set[int]:
     cards played (or revoked) in public, its own exchanges -- and, for FULL, everything dealt."""
     allowed: set[int] = set()
     for e in game.log:
-        if e[0] in ("play", "revoke"):
-            allowed.add(e[2])
-        elif e[0] == "exchange" and (audience == FULL or e[1] == audience):
-            allowed.update(e[2])
-            allowed.update(e[3] or ())
-        elif e[0] == "deal" and audience == FULL:
-            for hand in e[6]:
-                allowed.update(hand)
-            allowed.update(e[7])
+        match e:
+            case Played(_, card) | Revoked(_, card):
+                allowed.add(card)
+            case Exchanged(seat, _, discard, take) if audience in (FULL, seat):
+                allowed.update(discard or ())
+                allowed.update(take or ())
+            case Dealt(hands=hands, talon=talon) if audience == FULL:
+                for hand in hands or ():
+                    allowed.update(hand)
+                allowed.update(talon or ())
     return allowed
 
 
@@ -260,9 +274,9 @@ def test_random_game_through_the_wire(preset, options):
     game = Game(rules, seed=f"proto:{preset}:{sorted(options.items())}")
     rng = random.Random(11)
     audiences = [*range(n), SPECTATOR, FULL]
-    encoders = {a: P.EventEncoder(rules) for a in audiences}
-    sent = {a: 0 for a in audiences}  # log entries already encoded for each audience
-    kinds_seen: set[str] = set()
+    encoders = {a: W.EventEncoder(rules) for a in audiences}
+    sent = {a: 0 for a in audiences}  # log events already encoded for each audience
+    kinds_seen: set[type] = set()
     turn = 0
 
     def check_all() -> None:
@@ -280,15 +294,16 @@ def test_random_game_through_the_wire(preset, options):
             # events since the last check, as this audience sees them
             new = project_events(game, a, sent[a])
             sent[a] += len(new)
-            kinds_seen.update(e[0] for e in new)
+            kinds_seen.update(type(e) for e in new)
             allowed = allowed_event_cards(game, a)
             for raw in new:
                 ev = encoders[a].encode(raw)
-                assert (ev is None) == (raw[0] == "over"), raw
+                assert (ev is None) == isinstance(raw, GameOver), raw
                 if ev is not None:
                     ev = events_pb2.Event.FromString(ev.SerializeToString())
                     leaked = proto_cards(ev) - allowed
-                    assert not leaked, f"audience {a}: event {raw[0]} shows {sorted(leaked)}"
+                    assert not leaked, f"audience {a}: event {raw.kind} shows {sorted(leaked)}"
+                    assert W.event_from_proto(ev, rules) == raw  # the wire carries the projected event, no more
 
     check_all()
     while not game.finished:
@@ -319,29 +334,30 @@ def test_random_game_through_the_wire(preset, options):
         game.apply(seat, P.action_from_proto(received.action))
         check_all()
 
-    assert "over" in kinds_seen and {"deal", "settled", "exchange", "play", "trick", "result"} <= kinds_seen
+    assert {GameOver, Dealt, Settled, Exchanged, Played, TrickTaken, DealScored} <= kinds_seen
     if rules.majors:
-        assert "major" in kinds_seen
+        assert MajorAnnounced in kinds_seen
     if rules.revoke == "penalty":
-        assert "revoke" in kinds_seen, "the test meant to revoke at least once"
+        assert Revoked in kinds_seen, "the test meant to revoke at least once"
         assert any(r.void for r in game.results)
 
     # GameEnd material: results with running totals, ranks
     results = P.results_to_proto(game.results)
     assert list(results[-1].totals) == game.totals
     assert [list(r.points) for r in results] == [list(r.points) for r in game.results]
-    assert [r.major for r in results] == [r.contract.endswith(" major") for r in game.results]
+    assert [(r.contract, r.major) for r in results] == [(r.label, r.major) for r in game.results]
+    assert [W.result_from_proto(r, rules) for r in results] == game.results
     assert P.ranks([3, 5, 3]) == [2, 1, 2] and P.ranks([0, 0, 0]) == [1, 1, 1]
 
     # A finished match discloses everything: one record per deal, rebuilding hands, talon, tricks.
-    records = P.deal_records_from_events(project_events(game, FULL))
+    records = W.deal_records_from_events(project_events(game, FULL))
     assert len(records) == len(game.results)
-    deals = [e for e in game.log if e[0] == "deal"]
+    deals = [e for e in game.log if isinstance(e, Dealt)]
     for record, deal, result in zip(records, deals, game.results, strict=True):
         record = game_pb2.DealRecord.FromString(record.SerializeToString())
-        assert [[parse_card(c) for c in h.cards] for h in record.hands] == [list(h) for h in deal[6]]
-        assert [parse_card(c) for c in record.talon] == list(deal[7])
-        assert record.result.contract == result.contract and list(record.result.points) == list(result.points)
+        assert [[parse_card(c) for c in h.cards] for h in record.hands] == [list(h) for h in deal.hands or ()]
+        assert [parse_card(c) for c in record.talon] == list(deal.talon or ())
+        assert record.result.contract == result.label and list(record.result.points) == list(result.points)
         done = [t for t in record.tricks if t.HasField("winner")]
         assert all(t.winning == book_winner(t, record.result.trump) for t in record.tricks)
         assert all(t.winning == t.winner for t in done)
@@ -349,7 +365,7 @@ def test_random_game_through_the_wire(preset, options):
         assert len(record.tricks) - len(done) <= (1 if result.void else 0)
         assert bool(record.revoke_card) == result.void
     with pytest.raises(ValueError):
-        P.deal_records_from_events(project_events(game, SPECTATOR))
+        W.deal_records_from_events(project_events(game, SPECTATOR))
 
 
 def test_tiebreak_deals_convert():
@@ -364,7 +380,7 @@ def test_tiebreak_deals_convert():
             break
     else:
         pytest.skip("no tie in 200 seeded games")
-    events = P.EventEncoder(rules).encode_all(project_events(game, 0))
+    events = W.EventEncoder(rules).encode_all(project_events(game, 0))
     starts = [e.deal_started for e in events if e.HasField("deal_started") and e.deal_started.tiebreak]
     assert starts
     settled = [e.contract_settled for e in events if e.HasField("contract_settled")]
@@ -379,7 +395,7 @@ def test_events_number_tricks_and_quote_quotas():
     rng = random.Random(5)
     while game.results == []:
         game.apply(game.to_act, random_action(game, rng))
-    events = P.EventEncoder(rules).encode_all(project_events(game, 1))
+    events = W.EventEncoder(rules).encode_all(project_events(game, 1))
     tricks = [e.trick_won.trick for e in events if e.HasField("trick_won")]
     assert tricks == list(range(13))
     settled = next(e.contract_settled for e in events if e.HasField("contract_settled"))
@@ -413,7 +429,7 @@ def test_a_major_is_told_in_fields_of_its_own():
         assert (view.contract, view.contract_name, view.contract_major, view.contract_minus) == (
             "hearts major", "hearts", True, False)
         assert [p.quota for p in view.players] == quotas
-    events = P.EventEncoder(rules).encode_all(project_events(game, caller))
+    events = W.EventEncoder(rules).encode_all(project_events(game, caller))
     settled = next(e.contract_settled for e in events if e.HasField("contract_settled"))
     assert (settled.declarer, settled.major, settled.minus, list(settled.quotas)) == (challenger, True, False, quotas)
     while not game.results:
@@ -428,6 +444,20 @@ def test_referee_side_events():
     assert ev.default_applied.action.turn == 9 and ev.default_applied.action.HasField("choose_contract")
     with pytest.raises(ValueError):
         P.default_applied_to_proto(9, PASS, "BORED")
+    rules = load_ruleset("spoileri")
+    assert W.event_from_proto(ev, rules) is None  # the referee's own events carry no engine event
+    assert W.event_from_proto(P.strike_counted_to_proto(9, 1, 3, False), rules) is None
+
+
+def test_a_wire_label_decodes_to_the_contract_name_and_major_flag():
+    rules = load_ruleset("manni-major")
+    settled = Settled(2, "hearts", True, 1)
+    msg = W.event_to_proto(settled, rules)
+    assert msg is not None and (msg.contract_settled.contract, msg.contract_settled.major) == ("hearts major", True)
+    assert W.event_from_proto(msg, rules) == settled
+    msg.contract_settled.major = False  # "hearts major" is no contract's plain name
+    with pytest.raises(P.ProtocolError):
+        W.event_from_proto(msg, rules)
     ev = P.strike_counted_to_proto(9, 3, 3, True)
     assert (ev.strike_counted.strikes, ev.strike_counted.forfeited) == (3, True)
 

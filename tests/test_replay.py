@@ -153,6 +153,10 @@ def test_malformed_logs_exit_2_with_one_line(played: dict[str, Any]) -> None:
         "json.jsonl": ([*text[:4], text[4][:-5], *text[5:]], "line 5: not JSON"),
         "version.jsonl": ([json.dumps(dict(played["lines"][0], version=2)), *text[1:]], "line 1: match log version 2 is not supported"),
         "headless.jsonl": (text[1:], "line 1: the log must start with a header line"),
+        "clock.jsonl": ([json.dumps(dict(played["lines"][0], clock={"decision_ms": 500, "bank": 9})), *text[1:]],
+                        "line 1: the header's clock cannot be used: unknown clock setting 'bank'"),
+        "clock-value.jsonl": ([json.dumps(dict(played["lines"][0], clock={"decision_ms": -1})), *text[1:]],
+                              "line 1: the header's clock cannot be used: clock setting decision_ms"),
         "field.jsonl": ([*text[:2], json.dumps({"type": "contract", "seat": 0}), *text[3:]], "line 3: a 'contract' line needs the field"),
     }
     for name, (lines, message) in cases.items():

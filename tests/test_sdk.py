@@ -17,6 +17,7 @@ import mizerka
 from mizerka import cards
 from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
+from mizerka.connection import Connection
 from mizerka.runtime import Backoff, _Runner
 from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server import protocol
@@ -487,7 +488,7 @@ async def test_reconnect_pauses_follow_the_backoff_then_give_up():
     """On looptime's fake loop clock: the pauses take no real time and are measured exactly."""
     stats = mizerka.RunStats()
     no_streams = lambda index: pytest.fail("no stream is opened here")  # noqa: E731
-    runner = _Runner(no_streams, "ref:1", GOOD, 1, None, stats, Backoff(1.0, 4.0), 3, 1 << 20)
+    runner = _Runner(no_streams, Connection("ref:1"), GOOD, 1, None, stats, Backoff(1.0, 4.0), 3, 1 << 20)
     loop = asyncio.get_running_loop()
     for failures, top in [(1, 1.0), (2, 2.0), (3, 4.0)]:
         before = loop.time()

@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from mizerka.stdio import LineError, action_from_line, decide_line, event_line
+from mizerka.bots import RandomBot
+from mizerka.stdio import LineCounts, LineError, Translator, action_from_line, decide_line, event_line
 from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2
+from server.engine.rules import load_ruleset
+from server.referee.offline import play
+from tournaments.local_bots import SdkSeat, StdioSeat
 
 from harness import BIN, ROOT, Referee, referee
 
@@ -150,35 +154,53 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
                              "reason": "timeout"}
 
 
-@pytest.mark.asyncio
-async def test_the_bridge_writes_folded_events_before_the_decide_line_and_tracks_the_pending_turn() -> None:
-    from types import SimpleNamespace
-
-    from mizerka.stdio import StdioStats
-    from mizerka.stdio.bridge import _Bridge, _Launch
-
-    sent: list[dict] = []
-    launch = _Launch(command=["program"], env={}, name="stdio:program", streams=1, events=True, live_events=False,
-                     max_restarts=0, transcript=None, stats=StdioStats())
-    bridge = _Bridge(launch, 0)
-    bridge.program = SimpleNamespace(send=sent.append)  # type: ignore[assignment]
+def test_the_translator_writes_folded_events_before_the_decide_line_and_tracks_the_pending_turn() -> None:
+    counts = LineCounts()
+    t = Translator(counts)
     request = referee_pb2.DecisionRequest(turn=3, kind=referee_pb2.DECISION_KIND_EXCHANGE)
     request.events.add(card_played=events_pb2.CardPlayed(seat=2, card="QD"))
     request.exchange.max_cards = 4
-    assert not await bridge.handle(referee_pb2.RefereeMessage(decision_request=request))  # the program answers
+    sent = t.to_program(referee_pb2.RefereeMessage(decision_request=request))
     assert [(m["type"], m.get("event")) for m in sent] == [("event", "card_played"), ("decide", None)]
     assert sent[1]["exchange"] == {"max": 4, "pick": False, "talon": []} and sent[1]["legal"] == []
-    assert bridge.pending == 3
-    bridge.inflight = (3, None)  # an answer went out; a refusal keeps the turn pending when retry is true
+    assert (t.pending, counts.decisions) == (3, 1)
+    assert t.from_program('{"turn": 3, "discard": ["2C"]}\n').action is not None  # an answer went out
     refusal = referee_pb2.ActionError(turn=3, code="BAD_EXCHANGE", message="too many", retry=True, time_left_ms=5)
-    await bridge.handle(referee_pb2.RefereeMessage(action_error=refusal))
-    assert sent[-1]["type"] == "error" and sent[-1]["retry"] is True and sent[-1]["source"] == "referee"
-    assert (bridge.pending, bridge.inflight) == (3, None)
-    bridge.inflight = (3, None)  # the next answer is accepted: the referee simply goes on
+    (line,) = t.to_program(referee_pb2.RefereeMessage(action_error=refusal))
+    assert line["type"] == "error" and line["retry"] is True and line["source"] == "referee"
+    assert (t.pending, t.inflight, counts.refusals) == (3, None, 1)  # refused with retry: still pending
+    assert t.from_program('{"turn": 3, "discard": []}').action is not None  # accepted: the referee goes on
     batch = referee_pb2.EventBatch(events=[events_pb2.Event(trick_won=events_pb2.TrickWon(winner=1, trick=0))])
-    await bridge.handle(referee_pb2.RefereeMessage(event_batch=batch))
-    assert (bridge.pending, bridge.inflight) == (None, None)
-    assert sent[-1] == {"type": "event", "event": "trick_won", "winner": 1, "trick": 0}
+    assert t.to_program(referee_pb2.RefereeMessage(event_batch=batch)) == [
+        {"type": "event", "event": "trick_won", "winner": 1, "trick": 0}]
+    assert (t.pending, t.inflight, counts.answers) == (None, None, 2)
+    assert Translator(events=False).to_program(referee_pb2.RefereeMessage(event_batch=batch)) == []
+
+
+def test_the_translator_judges_a_program_line_as_the_bridge_must() -> None:
+    counts = LineCounts()
+    t = Translator(counts)
+    nothing = t.from_program("garbage")  # nothing pending: nothing is sent
+    assert nothing.action is None and nothing.line["code"] == "MALFORMED" and "nothing is pending" in nothing.line["message"]
+    assert t.from_program('{"turn": 1, "play": "AS"}').line["code"] == "STALE_TURN"
+    t.to_program(referee_pb2.RefereeMessage(game_start=referee_pb2.GameStart(match_id="m", game_number=2, seat=1)))
+    t.to_program(referee_pb2.RefereeMessage(decision_request=referee_pb2.DecisionRequest(turn=5)))
+    assert t.from_program(b"  \n") == (None, None)  # blank lines are harmless
+    stale = t.from_program('{"turn": 4, "play": "AS"}')
+    assert stale.action is None and stale.line["code"] == "STALE_TURN" and stale.line["turn"] == 4
+    empty = t.from_program('{"turn": 5, "play": "AS", "colour": "red"}')  # no answer: an empty Action
+    assert empty.line is None and empty.action == game_pb2.Action(turn=5)
+    twice = t.from_program('{"turn": 5, "play": "AS"}')  # before the first was judged: not sent
+    assert twice.action is None and twice.line["code"] == "NOT_EXPECTED"
+    refusal = referee_pb2.ActionError(turn=5, code="MALFORMED", message="no action", retry=True, strikes=1)
+    (line,) = t.to_program(referee_pb2.RefereeMessage(action_error=refusal))
+    assert (line["code"], line["source"], line["retry"], line["strikes"]) == ("MALFORMED", "bridge", True, 1)
+    assert "unknown field 'colour'" in line["message"]
+    assert t.from_program('{"turn": 5, "play": "AS"}').action.play_card.card == "AS"
+    assert (counts.garbage, counts.stale, counts.answers, counts.refusals) == (2, 3, 1, 0)
+    (end,) = t.lost()  # the stream dropped mid-game: the program is told the game ended
+    assert (end["type"], end["match_id"], end["game_number"], end["seat"], end["aborted"]) == ("game_end", "m", 2, 1, True)
+    assert (t.pending, t.lost()) == (None, [])
 
 
 # ------------------------------------------------------------------------------ the example bots
@@ -285,6 +307,23 @@ def test_a_program_printing_garbage_gets_error_lines_and_its_refusals_are_counte
     # Unreadable lines went to the referee as empty Actions: refused MALFORMED, counted, retried.
     assert record.refusals == sum(1 for i in range(len(decides)) if i % 3 < 2)
     assert (record.timeouts, record.defaults_applied, record.forfeited) == (0, 0, False)
+
+
+def test_the_offline_seat_judges_a_garbage_program_as_the_bridge_does(tmp_path: Path) -> None:
+    codes = tmp_path / "codes.txt"
+    seat = StdioSeat(write_program(tmp_path, "garbage.py", GARBAGE) + [str(codes)], timeout_s=30)
+    try:
+        record = play(load_ruleset("mizerka-short"), "garbage", [seat, SdkSeat(RandomBot(seed=1)),
+                                                                  SdkSeat(RandomBot(seed=2))], ["garbage", "p1", "p2"])
+    finally:
+        seat.close()
+    decisions = seat.translator.counts.decisions
+    expected = ["MALFORMED True bridge", "MALFORMED True bridge", "STALE_TURN False bridge"]
+    assert codes.read_text().splitlines() == [expected[i % 3] for i in range(decisions)]
+    mine = record.seats[0]
+    # Unreadable lines went to the referee as empty Actions, refused MALFORMED; stale ones were not sent.
+    assert (mine.malformed, mine.refusals, mine.stale) == (sum(1 for i in range(decisions) if i % 3 < 2), 0, 0)
+    assert (mine.timeouts, mine.defaults, mine.forfeited) == (0, 0, False)
 
 
 CRASH = LEGAL + '''

@@ -12,6 +12,7 @@ import pytest
 from conftest import cards, game_with, make_deal, pass_exchanges, play
 
 from server.engine.cards import format_cards, mask_cards
+from server.engine.events import Dealt, Exchanged
 from server.engine.game import Choose, Exchange, Game, Major, Phase
 from server.engine.rules import load_ruleset
 from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events, view_to_dict
@@ -237,17 +238,18 @@ def test_events_hide_the_deal_and_other_seats_discards() -> None:
     game.apply(0, Exchange(cards("2D 3D")))
     game.apply(1, Exchange(cards("2S")))
     full = project_events(game, FULL)
-    assert full[0][0] == "deal" and full[0][6] == DEAL.hands and full[0][7] == DEAL.talon
+    assert full[0] == Dealt(0, 0, False, 2, 0, DEAL.hands, DEAL.talon)
     for audience in (0, 1, 2, SPECTATOR):
         events = project_events(game, audience)
-        assert events[0] == ("deal", 0, 0, False, 2, 0)
-        exchanges = [e for e in events if e[0] == "exchange"]
+        assert events[0] == Dealt(0, 0, False, 2, 0) and events[0].hands is None and events[0].talon is None
+        exchanges = [e for e in events if isinstance(e, Exchanged)]
         for e in exchanges:
-            if e[1] == audience:
-                assert e[2:] in ((cards("2D 3D"), cards("2C 3C")), (cards("2S"), cards("4C")))
+            if e.seat == audience:
+                assert (e.discard, e.take) in ((cards("2D 3D"), cards("2C 3C")), (cards("2S"), cards("4C")))
+                assert e.count == len(e.discard)
             else:
-                assert len(e) == 3 and isinstance(e[2], int)
-    assert [e for e in project_events(game, 2) if e[0] == "exchange"] == [("exchange", 0, 2), ("exchange", 1, 1)]
+                assert e.discard is None and e.take is None
+    assert [e for e in project_events(game, 2) if isinstance(e, Exchanged)] == [Exchanged(0, 2), Exchanged(1, 1)]
 
 
 def test_events_from_an_index() -> None:

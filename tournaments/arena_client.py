@@ -1,4 +1,6 @@
-"""A blocking client of the referee's Arena API (the league runner calls it from worker threads)."""
+"""A blocking client of the referee's Arena API (the league runner calls it from worker threads),
+in plain text or over TLS: its channel is built by the SDK's :class:`~mizerka.connection.Connection`,
+like every bot's."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Any
 import grpc
 from google.protobuf import struct_pb2
 
+from mizerka.connection import Connection
 from mizerka_proto import arena_pb2, arena_pb2_grpc
 from server.protocol import clock_to_proto
 from server.settings import ClockSettings
@@ -16,9 +19,11 @@ RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grp
 
 
 class ArenaClient:
-    def __init__(self, address: str, admin_token: str) -> None:
-        self.address = address
-        self.channel = grpc.insecure_channel(address)
+    def __init__(self, address: str | Connection, admin_token: str) -> None:
+        """``address``: host:port (plain text, a local referee) or a resolved Connection (maybe TLS)."""
+        self.connection = address if isinstance(address, Connection) else Connection(address)
+        self.address = self.connection.target
+        self.channel = self.connection.channel()
         self.stub = arena_pb2_grpc.ArenaStub(self.channel)
         self.metadata = (("authorization", f"Bearer {admin_token}"),)
 
@@ -31,13 +36,13 @@ class ArenaClient:
 
     def create(
         self, preset: str, options: Mapping[str, Any], seed: str, clock: ClockSettings, seats: Sequence[str],
-        forfeits: Sequence[int] = (),
+        forfeits: Sequence[int] = (), group: str = "",
     ) -> str:
         opts = struct_pb2.Struct()
         opts.update(dict(options))
         request = arena_pb2.CreateMatchRequest(
             preset=preset, options=opts, seed_text=seed, games=1, clock=clock_to_proto(clock), seats=list(seats),
-            forfeit_seats=list(forfeits),
+            forfeit_seats=list(forfeits), group=group,
         )
         return self.stub.CreateMatch(request, metadata=self.metadata, timeout=30).match_id
 
@@ -50,3 +55,8 @@ class ArenaClient:
 
     def streams(self, bot_id: str) -> int:
         return self.stub.GetBot(arena_pb2.GetBotRequest(bot_id=bot_id), metadata=self.metadata, timeout=10).streams
+
+    def publish(self, group: str) -> int:
+        """Make the full records of every match of ``group`` public; returns how many were sealed."""
+        request = arena_pb2.PublishMatchesRequest(group=group)
+        return self.stub.PublishMatches(request, metadata=self.metadata, timeout=30).published

@@ -4,17 +4,20 @@ and built-in bots, which need the layers above the server (tournaments, the bot 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
 import trio
 import typer
+from click.core import ParameterSource
 from rich.console import Console
 
 from mizerka.cli import main as bot_main
+from mizerka.connection import Connection, ConnectionSettingsError, Tls
 from server.cli import app, usage_error
-from server.logs import configure_logging
+from server.logs import configure_logging, private_umask
 from server.store import StoreError
 from tournaments.config import League, LeagueError, load_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
@@ -46,6 +49,19 @@ def _leaves(error: BaseException) -> Iterator[BaseException]:
         yield error
 
 
+def _remote(server: str | None, tls: Tls) -> Connection | None:
+    """How to reach ``--server`` (TLS from the flags, else the MIZERKA_TLS* variables); None: the
+    runner starts its own referee on loopback, in plain text, so TLS flags make no sense."""
+    if server is None:
+        if tls.requested:
+            raise usage_error("the --tls options are for a running referee: give --server HOST:PORT too")
+        return None
+    try:
+        return Connection.resolve(server, tls)
+    except ConnectionSettingsError as e:
+        raise usage_error(str(e)) from None
+
+
 def _league(path: Path) -> League:
 
     try:
@@ -56,13 +72,24 @@ def _league(path: Path) -> League:
 
 @league_app.command("run")
 def league_run(
+    ctx: typer.Context,
     league_file: Annotated[Path, typer.Argument(help="The league file (TOML), see docs/leagues.md.")],
     server: Annotated[str | None, typer.Option(help="Use this running referee (HOST:PORT) instead of starting one.")] = None,
-    admin_token: Annotated[str | None, typer.Option(envvar="MIZERKA_ADMIN_TOKEN", help="The referee's admin token (with --server).")] = None,
+    admin_token: Annotated[str | None, typer.Option(envvar="MIZERKA_ADMIN_TOKEN", help="The referee's admin token (needed with --server; else the local referee's, by default kept in DATA/league.sqlite.admin-token). Prefer $MIZERKA_ADMIN_TOKEN: a command line is visible to every user.")] = None,
     fresh: Annotated[bool, typer.Option(help="Forget this league's stored results and play it from the start.")] = False,
+    tls: Annotated[bool, typer.Option("--tls", help="Reach --server over TLS (default: $MIZERKA_TLS, or any TLS setting, or an https:// address); its bots are told to as well.")] = False,
+    tls_ca: Annotated[str | None, typer.Option(metavar="PEM", help="With --server: CA certificates to trust (default: $MIZERKA_TLS_CA; else the system's).")] = None,
+    tls_cert: Annotated[str | None, typer.Option(metavar="PEM", help="With --server: client certificate for mutual TLS, for the runner and its bots (default: $MIZERKA_TLS_CERT).")] = None,
+    tls_key: Annotated[str | None, typer.Option(metavar="PEM", help="With --server: the key of --tls-cert (default: $MIZERKA_TLS_KEY).")] = None,
+    tls_server_name: Annotated[str | None, typer.Option(metavar="NAME", help="With --server: the name the referee's certificate carries, if not its host's (default: $MIZERKA_TLS_SERVER_NAME).")] = None,
 ) -> None:
     """Play a league (resuming it if it was interrupted) and print the standings."""
     league = _league(league_file)
+    remote = _remote(server, Tls(tls, tls_ca, tls_cert, tls_key, tls_server_name))
+    private_umask()  # the database (its -wal/-shm), logs and token file are the user's alone
+    if admin_token and ctx.get_parameter_source("admin_token") == ParameterSource.COMMANDLINE:
+        print("warning: --admin-token is visible to every user of this machine (ps, /proc); prefer "
+              "$MIZERKA_ADMIN_TOKEN", file=sys.stderr)
     configure_logging("json", "warning")
     console = Console(width=max(Console().width, 120) if not Console().is_terminal else None)
     readers: list[LeagueStore] = []  # opened at the first refresh, once the runner has set up the database
@@ -74,7 +101,7 @@ def league_run(
 
     reporter = Reporter(console, league.name, live_standings)
     try:
-        result = trio.run(run_league, league, reporter, server, admin_token, fresh)
+        result = trio.run(run_league, league, reporter, remote, admin_token, fresh)
     except BaseException as e:  # trio wraps what its nurseries raise in exception groups
         leaves = list(_leaves(e))
         reporter.close()

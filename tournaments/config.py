@@ -5,6 +5,7 @@ See docs/leagues.md for the format and an example.
 
 from __future__ import annotations
 
+import re
 import shlex
 import tomllib
 from dataclasses import dataclass
@@ -13,9 +14,14 @@ from typing import Any
 
 from server.engine.rules import RulesError, Ruleset, load_ruleset
 from server.settings import ClockSettings
+from server.store import StoreError, check_name
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("all", "rotate")
+MAX_REGISTERED = 60  # characters of "BOT@LEAGUE", the name a bot is registered under (64, less a "-NN" suffix)
+# What the runner itself gives every bot (docs/leagues.md, Bot programs); a bot's env may not set them.
+LAUNCH_CONTRACT = ("MIZERKA_SERVER", "MIZERKA_TOKEN", "MIZERKA_PARALLEL")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class LeagueError(ValueError):
@@ -27,6 +33,7 @@ class BotSpec:
     name: str
     command: tuple[str, ...] = ()  # empty for a remote bot
     remote: bool = False
+    env: tuple[tuple[str, str], ...] = ()  # extra environment variables for its process, from the league file
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +50,8 @@ class League:
     seatings: str
     games_per_table: int
     concurrency: int
-    seed: str
+    seed: str | None  # None: deals derive from a secret kept in the league's database (schedule.py)
+    duplicate: bool  # every seating of a table plays the same deals (played one after another)
     data: Path  # folder for the SQLite file and the bots' logs
     startup_timeout_s: float
     max_crashes: int
@@ -60,10 +68,10 @@ class League:
 _WORDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list", dict: "a table"}
 _TOP = {
     "name": str, "preset": str, "options": dict, "clock": dict, "bots": list, "format": str, "candidate": str,
-    "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "data": str,
+    "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "duplicate": bool, "data": str,
     "startup_timeout_s": (int, float), "max_crashes": int, "seat_timeout_s": (int, float),
 }
-_BOT = {"name": str, "command": (str, list), "remote": bool}
+_BOT = {"name": str, "command": (str, list), "remote": bool, "env": dict}
 
 
 def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
@@ -77,7 +85,7 @@ def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
             raise LeagueError(f"{where}: {key} must be {names}, got {value!r}")
 
 
-def _bot(raw: Any, i: int, where: str) -> BotSpec:
+def _bot(raw: Any, i: int, where: str, league: str) -> BotSpec:
     at = f"{where}: bots[{i}]"
     if not isinstance(raw, dict):
         raise LeagueError(f"{at} must be a table with name and command (or remote = true)")
@@ -85,6 +93,10 @@ def _bot(raw: Any, i: int, where: str) -> BotSpec:
     name = raw.get("name", "").strip()
     if not name or any(c in name for c in "/\\ "):
         raise LeagueError(f"{at}: name must be a non-empty word without spaces or slashes, got {raw.get('name')!r}")
+    try:
+        check_name(f"{name}@{league}", f"{name}@{league}, the name it is registered under,", MAX_REGISTERED)
+    except StoreError as e:
+        raise LeagueError(f"{at}: {e}") from None
     remote = raw.get("remote", False)
     command = raw.get("command", [])
     if isinstance(command, str):
@@ -93,7 +105,22 @@ def _bot(raw: Any, i: int, where: str) -> BotSpec:
         raise LeagueError(f"{at} ({name}): a remote bot connects by itself; give no command")
     if not remote and not (command and all(isinstance(c, str) and c for c in command)):
         raise LeagueError(f"{at} ({name}): command must be a non-empty list of strings (or set remote = true)")
-    return BotSpec(name, tuple(command), remote)
+    return BotSpec(name, tuple(command), remote, _env(raw.get("env", {}), f"{at} ({name})", remote))
+
+
+def _env(env: dict[str, Any], at: str, remote: bool) -> tuple[tuple[str, str], ...]:
+    """A bot's ``env`` table: names and string values, none of the launch contract nor an admin
+    token (a bot gets nothing from the runner's own environment beyond a short allowlist)."""
+    if env and remote:
+        raise LeagueError(f"{at}: env is for bots the runner starts; a remote bot has no process here")
+    for key, value in env.items():
+        if not _ENV_NAME.fullmatch(key):
+            raise LeagueError(f"{at}: env: {key!r} is not a variable name")
+        if key in LAUNCH_CONTRACT or key == "MIZERKA_ADMIN_TOKEN":
+            raise LeagueError(f"{at}: env: {key} is set by the runner (or never given to bots); leave it out")
+        if not isinstance(value, str):
+            raise LeagueError(f"{at}: env: {key} must be a string, got {value!r}")
+    return tuple(env.items())
 
 
 def parse_league(text: str, path: Path) -> League:
@@ -116,7 +143,12 @@ def parse_league(text: str, path: Path) -> League:
         clock = ClockSettings.from_table(raw.get("clock", {}))
     except ValueError as e:
         raise LeagueError(f"{where}: [clock]: {e}") from None
-    bots = tuple(_bot(b, i, where) for i, b in enumerate(raw["bots"]))
+    name = raw["name"].strip()
+    try:
+        check_name(name, "name", MAX_REGISTERED // 2)
+    except StoreError as e:
+        raise LeagueError(f"{where}: {e}") from None
+    bots = tuple(_bot(b, i, where, name) for i, b in enumerate(raw["bots"]))
     names = [b.name for b in bots]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -144,14 +176,15 @@ def parse_league(text: str, path: Path) -> League:
         values[key] = raw.get(key, default)
         if values[key] < (0 if key == "max_crashes" else 1):
             raise LeagueError(f"{where}: {key} must be at least {0 if key == 'max_crashes' else 1}, got {values[key]}")
-    name = raw["name"].strip()
-    if not name:
-        raise LeagueError(f"{where}: name must not be empty")
+    seed = raw.get("seed")
+    if seed is not None and not str(seed):
+        raise LeagueError(f"{where}: seed must not be empty (leave it out for secret deals)")
     data = Path(raw.get("data", f"data/{name}"))  # relative to where the runner is started
     return League(
         name=name, path=path, preset=preset, options=dict(options), rules=rules, clock=clock, bots=bots, format=fmt,
         candidate=candidate, seatings=seatings, games_per_table=values["games_per_table"],
-        concurrency=values["concurrency"], seed=str(raw.get("seed", name)), data=data,
+        concurrency=values["concurrency"], seed=None if seed is None else str(seed),
+        duplicate=raw.get("duplicate", False), data=data,
         startup_timeout_s=float(values["startup_timeout_s"]), max_crashes=values["max_crashes"],
         seat_timeout_s=float(values["seat_timeout_s"]),
     )

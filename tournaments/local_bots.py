@@ -3,15 +3,14 @@
 - :class:`SdkSeat`: an SDK bot, through the SDK's own :class:`mizerka.session.BotSession` (what the
   SDK runtime runs on every Play stream);
 - :class:`StdioSeat`: a program speaking the stdio JSON Lines protocol (docs/stdio-protocol.md),
-  fed the lines the ``mizerka bot stdio`` bridge would feed it, by the SDK's own codec.
+  through the SDK's own :class:`mizerka.stdio.translate.Translator` (what the ``mizerka bot stdio``
+  bridge runs on every Play stream).
 
 They live on top of the server and the SDK because they join the two.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import queue
 import shlex
 import subprocess
@@ -21,11 +20,13 @@ from collections import deque
 from collections.abc import Sequence
 from typing import IO, Any
 
-from mizerka import stdio
 from mizerka.bot import Bot
 from mizerka.bots import BOTS
 from mizerka.session import BotSession
-from mizerka_proto import game_pb2, referee_pb2
+from mizerka.stdio.codec import dump_line, hello_line
+from mizerka.stdio.program import program_env
+from mizerka.stdio.translate import Line, Translator
+from mizerka_proto import referee_pb2
 from server.referee.session import Disconnected
 
 
@@ -55,10 +56,12 @@ class SdkSeat:
 
 
 class StdioSeat:
-    """A stdio program, started on the first message. An answer line for another turn is answered
-    with a STALE_TURN error line and not passed on (as the bridge does); a line that is no answer is
-    passed on as an empty Action (the referee refuses it MALFORMED); no answer within ``timeout_s``
-    is a timeout; a program that exits is gone."""
+    """A stdio program, started on the first message, spoken to through the SDK's own
+    :class:`~mizerka.stdio.translate.Translator` (what the bridge runs on every Play stream), so its
+    lines are judged by the bridge's rules. Unlike the bridge, which judges a line when it arrives,
+    the seat reads lines only when the referee asks for an answer: what a program writes between
+    decisions is judged against the next one, the same whatever the threads' timing, so offline
+    games stay reproducible. No answer within ``timeout_s`` is a timeout; a program that exits is gone."""
 
     live_events = False
 
@@ -70,18 +73,15 @@ class StdioSeat:
         self.timeout_s = timeout_s
         self.proc: subprocess.Popen[bytes] | None = None
         self.lines: queue.Queue[bytes | None] = queue.Queue()
-        self.turn = 0
-        self.strikes = 0
-        self.note: str | None = None  # why the last line passed on as an empty Action was no answer
+        self.translator = Translator()
 
     def _spawn(self) -> None:
-        env = dict(os.environ, MIZERKA_STDIO_PROTOCOL=str(stdio.PROTOCOL))
         try:
-            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=program_env())
         except OSError as e:
             raise OSError(f"cannot start the program {self.command[0]!r}: {e}") from None
         threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
-        self._write(stdio.hello_line(0, 1))
+        self._write(hello_line(0, 1))
 
     def _read(self, stdout: IO[bytes]) -> None:
         try:
@@ -92,45 +92,20 @@ class StdioSeat:
         finally:
             self.lines.put(None)
 
-    def _write(self, obj: dict[str, Any]) -> None:
+    def _write(self, line: Line) -> None:
         if self.proc is None or self.proc.stdin is None or self.proc.stdin.closed:
             return
         try:
-            self.proc.stdin.write((json.dumps(obj, separators=(",", ":")) + "\n").encode())
+            self.proc.stdin.write(dump_line(line).encode())
             self.proc.stdin.flush()
         except OSError:
             pass
 
     def send(self, message: referee_pb2.RefereeMessage) -> None:
-        which = message.WhichOneof("message")
-        if which == "game_start":
-            if self.proc is None:
-                self._spawn()
-            self.strikes = 0
-            self._write(stdio.game_start_line(message.game_start))
-        elif which == "event_batch":
-            self._events(message.event_batch.events)
-        elif which == "decision_request":
-            request = message.decision_request
-            self._events(request.events)
-            self.turn = request.turn
-            self._write(stdio.decide_line(request))
-        elif which == "action_error":
-            error = message.action_error
-            self.strikes = error.strikes
-            if self.note is not None:
-                self._write(stdio.error_line(error, message=self.note, code="MALFORMED", source="bridge"))
-                self.note = None
-            else:
-                self._write(stdio.error_line(error))
-        elif which == "game_end":
-            self._write(stdio.game_end_line(message.game_end))
-
-    def _events(self, events: Sequence[Any]) -> None:
-        for e in events:
-            if e.WhichOneof("kind") == "strike_counted":
-                self.strikes = e.strike_counted.strikes
-            self._write(stdio.event_line(e))
+        if message.WhichOneof("message") == "game_start" and self.proc is None:
+            self._spawn()
+        for line in self.translator.to_program(message):
+            self._write(line)
 
     def receive(self) -> referee_pb2.BotMessage | None:
         deadline = time.monotonic() + self.timeout_s
@@ -141,24 +116,11 @@ class StdioSeat:
                 return None
             if line is None:
                 raise Disconnected()
-            if not line.strip():
-                continue
-            try:
-                action = stdio.action_from_line(line)
-            except stdio.LineError as e:
-                if e.turn is not None and e.turn != self.turn:
-                    self._stale(e.turn)
-                    continue
-                self.note = str(e)
-                return referee_pb2.BotMessage(action=game_pb2.Action(turn=self.turn))
-            if action.turn != self.turn:
-                self._stale(action.turn)
-                continue
-            return referee_pb2.BotMessage(action=action)
-
-    def _stale(self, turn: int) -> None:
-        self._write(stdio.bridge_error_line(
-            turn, "STALE_TURN", f"turn {turn} is not pending; the pending turn is {self.turn}: not sent", self.strikes))
+            reply = self.translator.from_program(line)
+            if reply.line is not None:
+                self._write(reply.line)
+            if reply.action is not None:
+                return referee_pb2.BotMessage(action=reply.action)
 
     def close(self) -> None:
         proc = self.proc

@@ -7,7 +7,6 @@ verify or a bot differs from it, 2 a usage error or a file that is no match log.
 from __future__ import annotations
 
 import datetime
-import json
 import os
 import shlex
 import sys
@@ -24,15 +23,17 @@ from mizerka.bots import BOTS
 from mizerka_proto import events_pb2, referee_pb2
 from server import matchlog
 from server.cli import usage_error
-from server.describe import cards_text, deal_name, describe_action, signed
-from server.engine.cards import CARD_TEXT, SUITS
+from server.describe import EventText, default_text, describe_action, signed, strike_text
+from server.engine.events import ACTION_EVENTS, GameOver, contract_label
+from server.engine.rules import Ruleset
 from server.engine.views import FULL, project_events
 from server.logverify import Divergence, Verified, verify_game
 from server.matchlog import GameLog
-from server.protocol import ranks
-from server.referee.offline import SeatMessage, clock_settings, play, refeed, seat_messages
+from server.protocol import action_from_proto, ranks
+from server.referee.offline import SeatMessage, play, refeed, seat_messages
 from server.scoresheet import render_scoresheet
 from server.store import Store
+from server.wire_events import event_from_proto
 from tournaments.local_bots import BotSpecError, SdkSeat, StdioSeat, builtin_style, make_seat
 
 DEFAULT_DB = "data/arena.sqlite"
@@ -161,10 +162,6 @@ def _verify(g: GameLog, prefix: str = "") -> Verified:
 
 
 # ------------------------------------------------------------------------------ text renderings
-def _seat_label(g: GameLog, s: int) -> str:
-    return f"seat {s} ({g.names[s]})"
-
-
 def _header_text(g: GameLog) -> list[str]:
     seats = []
     for s, info in enumerate(g.header["seats"]):
@@ -177,54 +174,19 @@ def _header_text(g: GameLog) -> list[str]:
 def game_text(v: Verified) -> Iterator[str]:
     """The game deal by deal and trick by trick (the FULL projection), each action with any default."""
 
-    g, rules = v.log, v.log.rules
+    g = v.log
     steps = iter(v.steps)
     yield from _header_text(g)
-    trick: list[str] = []
-    trick_no = 0
+    text = EventText(g.rules, tricks=True)
     for e in project_events(v.game, FULL):
-        kind = e[0]
         note = ""
-        if kind in ("contract", "major", "exchange", "play", "revoke"):
+        if isinstance(e, ACTION_EVENTS):
             step = next(steps)
             if step.default is not None:
                 note = f" (default: {step.default})"
-        if kind == "deal":
-            trick, trick_no = [], 0
-            yield ""
-            yield f"{deal_name(e[1], e[2], e[3])}: dealer {_seat_label(g, e[4])}, declarer {_seat_label(g, e[5])}"
-            for s, hand in enumerate(e[6]):
-                yield f"  hand of seat {s}: {cards_text(sorted(hand))}"
-            yield f"  talon (top first): {cards_text(e[7])}"
-        elif kind == "contract":
-            trump = f" ({SUITS[e[3]]} trumps)" if e[3] is not None and rules.contract(e[2]) and rules.contract(e[2]).names_trump else ""
-            yield f"  seat {e[1]} announces {e[2]}{trump}{note}"
-        elif kind == "major":
-            yield f"  seat {e[1]} " + (f"announces {e[2]} major" if e[2] else "passes the major round") + note
-        elif kind == "settled":
-            trump = f", trumps {SUITS[e[3]]}" if e[3] is not None else ", no trumps"
-            yield f"  contract: {e[2]}{trump}, declarer {_seat_label(g, e[1])}"
-        elif kind == "exchange":
-            if e[2]:
-                yield f"  seat {e[1]} discards {cards_text(e[2])}, takes {cards_text(e[3])}{note}"
-            else:
-                yield f"  seat {e[1]} exchanges nothing{note}"
-        elif kind == "play":
-            trick.append(f"seat {e[1]} {CARD_TEXT[e[2]]}{note}")
-        elif kind == "revoke":
-            trick.append(f"seat {e[1]} {CARD_TEXT[e[2]]} REVOKE{note}")
-            yield f"  trick {trick_no}: {', '.join(trick)}: the deal is void, seat {e[1]} loses 10"
-            trick = []
-        elif kind == "trick":
-            yield f"  trick {trick_no}: {', '.join(trick)} -> won by seat {e[1]}"
-            trick, trick_no = [], trick_no + 1
-        elif kind == "result":
-            r = e[1]
-            yield (f"  result: tricks {'/'.join(map(str, r.tricks))}, points {signed(r.points)}, "
-                   f"totals {signed(e[2])}")
-        elif kind == "over":
-            yield ""
-            yield f"game over: totals {signed(e[1])}, ranks {' '.join(map(str, v.ranks))}"
+        elif isinstance(e, GameOver):
+            note = f", ranks {' '.join(map(str, v.ranks))}"
+        yield from text.lines(e, note)
 
 
 def _answer_text(step: Any) -> str:
@@ -241,48 +203,20 @@ def _answer_text(step: Any) -> str:
     return "  -> (forfeited)"
 
 
-def _event_text(e: Any) -> list[str]:
+def _event_text(e: events_pb2.Event, rules: Ruleset, text: EventText) -> list[str]:
+    """A wire event a seat was sent, in words: the engine event it carries (decoded by the protocol,
+    told by server.describe), or the referee's own notice to the seat."""
+    event = event_from_proto(e, rules)
+    if event is not None:
+        return text.lines(event)
     which = e.WhichOneof("kind")
-    if which == "deal_started":
-        x = e.deal_started
-        return ["", f"{deal_name(x.deal, x.redeal, x.tiebreak)}: dealer seat {x.dealer}, declarer seat {x.declarer}"]
-    if which == "contract_announced":
-        x = e.contract_announced
-        return [f"  seat {x.seat} announces {x.contract}" + (f" ({x.trump} trumps)" if x.trump else "")]
-    if which == "major_announced":
-        x = e.major_announced
-        return [f"  seat {x.seat} " + (f"announces {x.contract} major" if x.contract else "passes the major round")]
-    if which == "contract_settled":
-        x = e.contract_settled
-        trump = f", trumps {x.trump}" if x.trump else ", no trumps"
-        quotas = f", quotas {' '.join(map(str, x.quotas))}" if x.quotas else ""
-        return [f"  contract: {x.contract}{trump}, declarer seat {x.declarer}{quotas}"]
-    if which == "cards_exchanged":
-        x = e.cards_exchanged
-        if x.cards_known:
-            if not x.count:
-                return [f"  seat {x.seat} (you) exchanges nothing"]
-            return [f"  seat {x.seat} (you) discards {' '.join(x.discarded)}, takes {' '.join(x.taken)}"]
-        return [f"  seat {x.seat} exchanges {x.count} card{'s' if x.count != 1 else ''}"]
-    if which == "card_played":
-        return [f"  seat {e.card_played.seat} plays {e.card_played.card}"]
-    if which == "trick_won":
-        return [f"  trick {e.trick_won.trick} won by seat {e.trick_won.winner}"]
-    if which == "revoked":
-        return [f"  seat {e.revoked.seat} revokes with {e.revoked.card}: the deal is void"]
-    if which == "deal_ended":
-        r = e.deal_ended.result
-        return [(f"  {deal_name(r.deal, r.redeal, r.tiebreak)} ends: tricks {'/'.join(map(str, r.tricks))}, "
-                 f"points {signed(r.points)}, totals {signed(r.totals)}")]
     if which == "default_applied":
         x = e.default_applied
         reason = events_pb2.DefaultReason.Name(x.reason).removeprefix("DEFAULT_REASON_")
-        body = " ".join(f"{k} {' '.join(v) if isinstance(v, list) else v}" for k, v in stdio.answer_json(x.action).items())
-        return [f"  the referee answers turn {x.turn} for you ({reason}): {body or 'pass'}"]
+        return [f"  {default_text(x.turn, action_from_proto(x.action), reason)}"]
     if which == "strike_counted":
         x = e.strike_counted
-        limit = f" of {x.max_strikes}" if x.max_strikes else ""
-        return [f"  strike {x.strikes}{limit}" + (": you are forfeited" if x.forfeited else "")]
+        return [f"  {strike_text(x.strikes, x.max_strikes, x.forfeited)}"]
     return [f"  ({which})"]
 
 
@@ -296,7 +230,7 @@ def _decision_text(request: Any, step: Any) -> list[str]:
                    for a in request.legal_actions]
         out.append(f"    you may announce: {', '.join(options)}")
     elif kind == referee_pb2.DECISION_KIND_MAJOR:
-        options = [f"{a.announce_major.contract} major" for a in request.legal_actions if a.announce_major.contract]
+        options = [contract_label(a.announce_major.contract, True) for a in request.legal_actions if a.announce_major.contract]
         out.append(f"    you may announce {' or '.join(options + ['pass'])}")
     elif kind == referee_pb2.DECISION_KIND_EXCHANGE:
         talon = f"; the talon: {' '.join(request.exchange.talon)}" if request.exchange.pick else ""
@@ -312,6 +246,7 @@ def _decision_text(request: Any, step: Any) -> list[str]:
 
 def seat_text(g: GameLog, seat: int, messages: Sequence[SeatMessage]) -> Iterator[str]:
     """What ``seat`` was sent, message by message, in words."""
+    text = EventText(g.rules)
     for m in messages:
         which = m.message.WhichOneof("message")
         if which == "game_start":
@@ -321,10 +256,10 @@ def seat_text(g: GameLog, seat: int, messages: Sequence[SeatMessage]) -> Iterato
             yield "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(x.names))
         elif which == "event_batch":
             for e in m.message.event_batch.events:
-                yield from _event_text(e)
+                yield from _event_text(e, g.rules, text)
         elif which == "decision_request":
             for e in m.message.decision_request.events:
-                yield from _event_text(e)
+                yield from _event_text(e, g.rules, text)
             yield from _decision_text(m.message.decision_request, m.step)
         elif which == "game_end":
             x = m.message.game_end
@@ -336,22 +271,11 @@ def seat_text(g: GameLog, seat: int, messages: Sequence[SeatMessage]) -> Iterato
 
 
 def seat_json(messages: Sequence[SeatMessage]) -> Iterator[dict[str, Any]]:
-    """What ``seat`` was sent, as the stdio bridge writes it to a program (docs/stdio-protocol.md)."""
+    """What ``seat`` was sent, as the stdio bridge writes it to a program (docs/stdio-protocol.md):
+    through the bridge's own translator."""
+    translator = stdio.Translator()
     for m in messages:
-        which = m.message.WhichOneof("message")
-        if which == "game_start":
-            yield stdio.game_start_line(m.message.game_start)
-        elif which == "event_batch":
-            for e in m.message.event_batch.events:
-                yield stdio.event_line(e)
-        elif which == "decision_request":
-            for e in m.message.decision_request.events:
-                yield stdio.event_line(e)
-            yield stdio.decide_line(m.message.decision_request)
-        elif which == "action_error":
-            yield stdio.error_line(m.message.action_error)
-        elif which == "game_end":
-            yield stdio.game_end_line(m.message.game_end)
+        yield from translator.to_program(m.message)
 
 
 def _print_scoresheet(v: Verified, title: str = "") -> None:
@@ -401,7 +325,7 @@ def replay_command(
         messages = seat_messages(g, seat)
         if as_json:
             for line in seat_json(messages):
-                print(json.dumps(line, separators=(",", ":")))
+                sys.stdout.write(stdio.dump_line(line))
         else:
             for line in seat_text(g, seat, messages):
                 print(line)
@@ -485,7 +409,7 @@ def rerun_command(
         raise usage_error(str(e)) from None
     names = [f"{s}:{_short(label)}" for s, label in enumerate(labels)]
     try:
-        result = play(g.rules, g.seed, drivers, names, clock_settings(g), match_id=f"rerun:{g.match}", game_index=g.game)
+        result = play(g.rules, g.seed, drivers, names, g.clock, match_id=f"rerun:{g.match}", game_index=g.game)
     except OSError as e:
         raise usage_error(str(e)) from None
     finally:

@@ -27,11 +27,23 @@ from openskill.models import PlackettLuce
 
 from server.engine.cards import SUITS, format_card, format_cards
 from server.engine.dealing import Deal
-from server.engine.game import DealResult, Game
+from server.engine.events import (
+    ACTION_EVENTS,
+    ActionEvent,
+    ContractAnnounced,
+    DealResult,
+    DealScored,
+    Dealt,
+    Exchanged,
+    MajorAnnounced,
+    Played,
+    Revoked,
+)
+from server.engine.game import Game
 from server.engine.rules import Ruleset, load_ruleset
 from server.engine.views import FULL, View, project
 from server.logverify import logged_action, replay_log
-from server.matchlog import ACTION_KINDS, entry_from_json
+from server.matchlog import entry_from_json
 from server.store import FINISHED, Store
 from tournaments.config import League
 from tournaments.stats import FAULTS, Standings
@@ -64,21 +76,25 @@ def load_game(store: Store, match_id: str, game_index: int) -> tuple[Ruleset, li
 
 
 # ------------------------------------------------------------------------- stepping through a game
-def _act_json(entry: tuple) -> dict[str, Any]:
-    kind, seat = entry[0], entry[1]
-    if kind == "contract":
-        return {"kind": kind, "seat": seat, "contract": entry[2], "trump": None if entry[3] is None else SUITS[entry[3]]}
-    if kind == "major":
-        return {"kind": kind, "seat": seat, "contract": entry[2]}
-    if kind == "exchange":
-        return {"kind": kind, "seat": seat, "discard": format_cards(entry[2]), "take": format_cards(entry[3])}
-    return {"kind": kind, "seat": seat, "card": format_card(entry[2])}
+def _act_json(entry: ActionEvent) -> dict[str, Any]:
+    kind = entry.kind
+    match entry:
+        case ContractAnnounced(seat, contract, trump):
+            return {"kind": kind, "seat": seat, "contract": contract, "trump": None if trump is None else SUITS[trump]}
+        case MajorAnnounced(seat, contract):
+            return {"kind": kind, "seat": seat, "contract": contract}
+        case Exchanged(seat, _, discard, take):
+            return {"kind": kind, "seat": seat, "discard": format_cards(discard or ()), "take": format_cards(take or ())}
+        case Played(seat, card) | Revoked(seat, card):
+            return {"kind": kind, "seat": seat, "card": format_card(card)}
+    raise TypeError(f"{entry!r} is no action")
 
 
 def _result_json(r: DealResult) -> dict[str, Any]:
+    """A deal result for the page: ``contract`` is the label the page shows ("hearts major")."""
     return {
         "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer, "declarer": r.declarer,
-        "caller": r.caller, "contract": r.contract, "trump": None if r.trump is None else SUITS[r.trump],
+        "caller": r.caller, "contract": r.label, "trump": None if r.trump is None else SUITS[r.trump],
         "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
     }
 
@@ -126,9 +142,10 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
     each action. A deal that ends is shown as it ended (last trick and its winner), then the next
     deal as dealt, as a step of its own."""
     log = game.log
-    deals = iter([Deal(tuple(map(tuple, e[6])), tuple(e[7]), e[5]) for e in log if e[0] == "deal"])
-    if not log or log[0][0] != "deal" or len(log[0]) < 8:
+    first = log[0] if log else None
+    if not isinstance(first, Dealt) or first.hands is None:
         raise ReportError("the game's log does not start with a full deal")
+    deals = iter([Deal(e.hands, e.talon or (), e.declarer) for e in log if isinstance(e, Dealt) and e.hands is not None])
     ended: list[View] = []
     box: list[Game] = []
 
@@ -137,16 +154,16 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
             ended.append(project(box[0], FULL))
         return next(deals, None)
 
-    fresh = Game(game.rules, seed=game.seed, first_dealer=log[0][4], deal_source=source)
+    fresh = Game(game.rules, seed=game.seed, first_dealer=first.dealer, deal_source=source)
     box.append(fresh)
     frames = [_frame(project(fresh, FULL), {"kind": "deal"})]
     for entry in log:
-        if entry[0] not in ACTION_KINDS:
+        if not isinstance(entry, ACTION_EVENTS):
             continue
         before = len(fresh.log)
-        fresh.apply(entry[1], logged_action(game.rules, entry))
+        fresh.apply(entry.seat, logged_action(game.rules, entry))
         act = _act_json(entry)
-        result = next((e[1] for e in fresh.log[before:] if e[0] == "result"), None)
+        result = next((e.result for e in fresh.log[before:] if isinstance(e, DealScored)), None)
         if ended:
             frames.append(_frame(ended.pop(), act, result))
             frames.append(_frame(project(fresh, FULL), {"kind": "deal"}))

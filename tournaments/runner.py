@@ -3,7 +3,14 @@ the schedule played through the referee's Arena API with every result stored as 
 
 Resume is by construction: the schedule is stored once, each result is written exactly once
 (``finish_league_game`` only moves a game to FINISHED once), and a game whose match was lost (the
-runner or the referee died) is played again from its seed.
+runner or the referee died) is played again from its stored seed.
+
+Secrecy: seeds derive from the league's secret (tournaments/schedule.py); games dealing the same
+cards are played one after another; every match is created in the league's match group, sealed
+until the whole league has finished and the runner publishes the group. A bot process gets an
+allowlisted environment with its own token only (:func:`bot_env`); the local referee gets the admin
+token in its environment, never on its command line (which every user can read); the database and
+logs are for the user alone (docs/leagues.md, Secrets).
 """
 
 from __future__ import annotations
@@ -26,16 +33,27 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
 import grpc  # noqa: E402
 import trio  # noqa: E402
 
+from mizerka.connection import Connection
+from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
+from server.logs import open_private, private_dir
+from server.serve import admin_token_for
 from server.store import FINISHED, RUNNING, StoreError
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.config import BotSpec, League
-from tournaments.schedule import Slot, schedule
+from tournaments.schedule import deal_groups, match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results
 
 BIN = Path(sys.executable).parent
+# The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
+CALL_RETRY = Backoff(initial=0.1, cap=2.0)
+RESTART = Backoff(initial=0.4, cap=5.0)
 Report = Callable[[str, dict[str, Any]], None]
+# What a bot process inherits from the runner's environment: enough to run a program, no secrets.
+# Everything else (MIZERKA_ADMIN_TOKEN, cloud keys, ...) stays with the runner.
+BOT_ENV_ALLOWED = ("PATH", "HOME", "LANG", "TZ", "TMPDIR")
+BOT_ENV_PREFIXES = ("LC_",)
 
 
 try:
@@ -59,7 +77,7 @@ class Child:
     """
 
     def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None) -> None:
-        with open(log, "ab") as out:
+        with open_private(log, "ab") as out:  # logs show tokens' owners, hands and errors: the user's alone
             self.popen = subprocess.Popen(
                 command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 preexec_fn=_die_with_parent,
@@ -83,17 +101,32 @@ class Child:
                     await self.wait()
 
 
+def bot_env(spec: BotSpec, server: str, token: str, parallel: int) -> dict[str, str]:
+    """A bot process's whole environment: the allowlisted variables of ours (PATH with this
+    installation's bin first, so ``mizerka-bot`` and ``python3`` are ours), the bot's own ``env``
+    from the league file, then the launch contract. Never all of ``os.environ``: a bot holding the
+    admin token could read its own match's seed and every hand."""
+    env = {k: v for k, v in os.environ.items() if k in BOT_ENV_ALLOWED or k.startswith(BOT_ENV_PREFIXES)}
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', os.defpath)}"
+    env.update(spec.env)
+    env.update(MIZERKA_SERVER=server, MIZERKA_TOKEN=token, MIZERKA_PARALLEL=str(parallel))
+    return env
+
+
 def fingerprint(league: League) -> dict[str, Any]:
     """What the schedule and the meaning of its results depend on."""
     return {
         "preset": league.preset, "options": league.options, "bots": [b.name for b in league.bots],
         "format": league.format, "candidate": league.candidate, "seatings": league.seatings,
-        "games_per_table": league.games_per_table, "seed": league.seed, "clock": dataclasses.asdict(league.clock),
+        "games_per_table": league.games_per_table, "seed": league.seed, "duplicate": league.duplicate,
+        "clock": dataclasses.asdict(league.clock),
     }
 
 
 class LocalReferee:
-    """`mizerka serve` as a child process on the league's database, restarted if it dies."""
+    """`mizerka serve` as a child process on the league's database, restarted if it dies. Its admin
+    token goes in its environment (readable by its user only), not on its command line (readable
+    by every user in /proc/PID/cmdline)."""
 
     def __init__(self, league: League, admin_token: str, report: Report) -> None:
         self.league = league
@@ -111,10 +144,10 @@ class LocalReferee:
             ready.unlink(missing_ok=True)
             command = [
                 str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", str(self.league.db_path), "--admin-token", self.admin_token, "--log-format", "json",
+                "--db", str(self.league.db_path), "--log-format", "json",
                 "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
             ]
-            process = Child(command, logs / "referee.log")
+            process = Child(command, logs / "referee.log", dict(os.environ, MIZERKA_ADMIN_TOKEN=self.admin_token))
             try:
                 with trio.fail_after(30):
                     while not (ready.exists() and ready.read_text().strip()):
@@ -138,8 +171,9 @@ class LocalReferee:
 
 class LeagueRunner:
     def __init__(self, league: League, store: LeagueStore, client: ArenaClient, report: Report,
-                 referee: LocalReferee | None = None) -> None:
+                 referee: LocalReferee | None = None, group: str = "") -> None:
         self.league = league
+        self.group = group  # the Arena match group of this league's matches
         self.store = store
         self.client = client
         self.report = report
@@ -149,7 +183,7 @@ class LeagueRunner:
 
     async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
         """A blocking Arena call in a thread; retried while the referee is unreachable."""
-        delay = 0.1
+        failures = 0
         while True:
             try:
                 return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
@@ -158,8 +192,8 @@ class LeagueRunner:
                     raise
                 if self.referee is not None:
                     await self.referee.up.wait()
-                await trio.sleep(delay)
-                delay = min(delay * 2, 2.0)
+                failures += 1
+                await trio.sleep(CALL_RETRY.delay(failures))
 
     # ---------------------------------------------------------------------------------- bots
     async def register_bots(self) -> None:
@@ -189,14 +223,13 @@ class LeagueRunner:
         """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
         league = self.league
         row = self.bots[spec.name]
-        env = dict(
-            os.environ, MIZERKA_SERVER=self.client.address, MIZERKA_TOKEN=row["token"],
-            MIZERKA_PARALLEL=str(league.concurrency), PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-        )
         while not row["disabled"]:
             if self.referee is not None:
                 await self.referee.up.wait()
-                env["MIZERKA_SERVER"] = self.referee.address
+            address = self.referee.address if self.referee is not None else self.client.address
+            env = bot_env(spec, address, row["token"], league.concurrency)
+            if self.referee is None:  # a remote referee: reach it as the runner does (TLS); a bot's own env wins
+                env = {**self.client.connection.env(), **env}
             try:
                 process: Child | None = Child(list(spec.command), league.data / "logs" / f"{spec.name}.log", env)
             except OSError as e:
@@ -215,7 +248,7 @@ class LeagueRunner:
                 self.report("bot-disabled", {"bot": spec.name, "reason": reason})
                 return
             self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
-            await trio.sleep(min(0.2 * 2**crashes, 5.0))
+            await trio.sleep(RESTART.delay(crashes))
 
     async def _watch(self, spec: BotSpec, row: dict[str, Any], process: Child) -> str:
         """Wait for the process to connect (startup deadline), then for it to exit; returns why it ended."""
@@ -230,25 +263,35 @@ class LeagueRunner:
         return f"exited with code {await process.wait()}"
 
     # ---------------------------------------------------------------------------------- games
-    async def play(self, slot: Slot) -> None:
+    async def play_group(self, rows: list[dict[str, Any]]) -> None:
+        """Games dealing the same cards, one after another: never two of them at once."""
+        for row in rows:
+            await self.play(row)
+
+    async def play(self, row: dict[str, Any]) -> None:
+        """Play one stored game from its stored seed (a resumed game continues its match)."""
         async with self.limiter:
-            row = next(r for r in self.store.league_games(self.league.name) if r["key"] == slot.key)
+            seats_by_name = list(row["seats"])
             match_id = row["match_id"] if row["status"] == RUNNING else None
             while True:
                 if match_id is None:
-                    forfeits = [s for s, name in enumerate(slot.seats) if self.bots[name]["disabled"]]
-                    seats = [self.bots[name]["bot_id"] for name in slot.seats]
+                    forfeits = [s for s, name in enumerate(seats_by_name) if self.bots[name]["disabled"]]
+                    seats = [self.bots[name]["bot_id"] for name in seats_by_name]
                     match_id = await self._call(
-                        self.client.create, self.league.preset, self.league.options, slot.seed, self.league.clock,
-                        seats, forfeits,
+                        self.client.create, self.league.preset, self.league.options, row["seed"], self.league.clock,
+                        seats, forfeits, self.group,
                     )
-                    self.store.start_league_game(self.league.name, slot.key, match_id)
+                    self.store.start_league_game(self.league.name, row["key"], match_id)
                 match = await self._finished(match_id)
                 if match is not None and match.status == arena_pb2.MATCH_STATUS_FINISHED and match.results:
-                    self._record(slot, match)
+                    self._record(row, match)
                     return
-                self.report("replay", {"game": slot.key, "match": match_id})
+                self.report("replay", {"game": row["key"], "match": match_id})
                 match_id = None  # lost (aborted, or unknown to a referee on a new database): replay the seed
+
+    async def publish(self) -> None:
+        """Every game is stored: only now may anyone see the league's cards (Watch's full records)."""
+        await self._call(self.client.publish, self.group)
 
     async def _finished(self, match_id: str) -> arena_pb2.Match | None:
         while True:
@@ -261,21 +304,23 @@ class LeagueRunner:
             if match.status in (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED):
                 return match
 
-    def _record(self, slot: Slot, match: arena_pb2.Match) -> None:
+    def _record(self, row: dict[str, Any], match: arena_pb2.Match) -> None:
         game = match.results[0]
         faults = [
             {"timeouts": s.timeouts, "refusals": s.refusals, "defaults": s.defaults_applied,
              "forfeits": int(s.forfeited), "disconnects": int(s.disconnected)}
             for s in game.seats
         ]
-        if self.store.finish_league_game(self.league.name, slot.key, match.match_id, list(game.totals), faults):
-            self.report("game", {"game": slot.key, "seats": list(slot.seats), "totals": list(game.totals)})
+        if self.store.finish_league_game(self.league.name, row["key"], match.match_id, list(game.totals), faults):
+            self.report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(game.totals)})
 
 
-async def run_league(league: League, report: Report, server: str | None = None, admin_token: str | None = None,
+async def run_league(league: League, report: Report, server: str | Connection | None = None, admin_token: str | None = None,
                      fresh: bool = False) -> Standings:
-    """Play every unfinished game of the league; returns the standings."""
-    (league.data / "logs").mkdir(parents=True, exist_ok=True)
+    """Play every unfinished game of the league; returns the standings. With no ``server`` the
+    local referee's admin token is ``admin_token``, else $MIZERKA_ADMIN_TOKEN, else the one kept in
+    DB.admin-token (0600, made if missing); the league's database does not keep it."""
+    private_dir(league.data / "logs")
     if fresh and server is None:  # the league's own database, its local referee's too: start it anew
         for suffix in ("", "-wal", "-shm"):
             Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
@@ -283,18 +328,29 @@ async def run_league(league: League, report: Report, server: str | None = None, 
     try:
         if fresh:
             store.drop_league(league.name)
-        if server is not None and not admin_token:
-            raise StoreError("--server needs the referee's admin token (--admin-token or MIZERKA_ADMIN_TOKEN)")
-        token = store.open_league(league.name, fingerprint(league), admin_token or secrets.token_urlsafe(24))
-        slots = schedule(league)
+        if server is None:
+            token = admin_token_for(str(league.db_path), admin_token)
+        elif admin_token:
+            token = admin_token
+        else:
+            raise StoreError("--server needs the referee's admin token (MIZERKA_ADMIN_TOKEN or --admin-token)")
+        secret = store.open_league(league.name, fingerprint(league),
+                                   league.seed if league.seed is not None else secrets.token_hex(32))
+        slots = schedule(league, secret)
         store.add_schedule(league.name, [
             {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed} for i, s in enumerate(slots)
         ])
-        finished = {r["key"] for r in store.league_games(league.name) if r["status"] == FINISHED}
-        todo = [s for s in slots if s.key not in finished]
-        report("start", {"total": len(slots), "done": len(finished), "todo": len(todo)})
+        rows = store.league_games(league.name)
+        todo = [r for r in rows if r["status"] != FINISHED]
+        report("start", {"total": len(rows), "done": len(rows) - len(todo), "todo": len(todo)})
+        group = match_group(league, secret)
         if todo:
-            await _play(league, store, report, server, admin_token or token, todo)
+            await _play(league, store, report, server, token, todo, group)
+        elif server is None:  # nothing to play: publish in the database the local referee would use
+            store.publish(group)
+        else:
+            await trio.to_thread.run_sync(_publish, server, token, group)
+        report("published", {"group": group})
         result = load_results(store, league)
         report("end", {"games": result.games})
         return result
@@ -302,20 +358,30 @@ async def run_league(league: League, report: Report, server: str | None = None, 
         store.close()
 
 
-async def _play(league: League, store: LeagueStore, report: Report, server: str | None, token: str, todo: list[Slot]) -> None:
+def _publish(server: str | Connection, token: str, group: str) -> None:
+    client = ArenaClient(server, token)
+    try:
+        client.publish(group)
+    finally:
+        client.close()
+
+
+async def _play(league: League, store: LeagueStore, report: Report, server: str | Connection | None, token: str,
+                todo: list[dict[str, Any]], group: str) -> None:
     async with trio.open_nursery() as nursery:
         referee = None
         if server is None:
             referee = LocalReferee(league, token, report)
             server = await nursery.start(referee.run)
         client = ArenaClient(server, token)
-        runner = LeagueRunner(league, store, client, report, referee)
+        runner = LeagueRunner(league, store, client, report, referee, group)
         await runner.register_bots()
         for spec in league.bots:
             if not spec.remote:
                 nursery.start_soon(runner.supervise, spec)
         async with trio.open_nursery() as games:
-            for slot in todo:
-                games.start_soon(runner.play, slot)
-        nursery.cancel_scope.cancel()  # every game is stored: stop the bots and the referee
+            for rows in deal_groups(todo):
+                games.start_soon(runner.play_group, rows)
+        await runner.publish()
+        nursery.cancel_scope.cancel()  # stop the bots and the referee
     client.close()

@@ -1,16 +1,29 @@
-"""The schedule: a pure function of the league file.
+"""The schedule: a pure function of the league file and the league's secret.
 
-A table is a set of k bots; each table plays ``games_per_table`` game seeds in every seating (all
-k! orders, or the k rotations), so every bot meets the same cards from every seat: one seed played
-in all seatings of a table is a duplicate set, the unit of the statistics.
+A table is a set of k bots; each table plays ``games_per_table`` games in every seating (all k!
+orders, or the k rotations), so every bot sits in every seat equally often: one game number of a
+table played in all its seatings is a set, the unit of the statistics.
+
+Deals are secret: a game's seed is HMAC-SHA256(secret, deal key), hex, where the secret is drawn
+at random when the league is created and kept in its database (the league file's ``seed`` replaces
+it for organisers who want reproducible deals, and then anyone who knows it can compute every
+hand). By default every game has its own deal key (its game key), so fresh cards; with
+``duplicate = true`` the key is the set, so every seating of a set plays the same cards, and the
+runner never plays two games of one deal group at the same time (:func:`deal_groups`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from typing import Any, TypeVar
 
 from tournaments.config import League
+
+Row = TypeVar("Row", bound=Mapping[str, Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +39,19 @@ class Slot:
 
     @property
     def unit(self) -> str:
-        """The duplicate set this game belongs to (same table, same seed)."""
+        """The set this game belongs to (same table, same game number, every seating)."""
         return f"t{self.table}/g{self.game}"
+
+
+def derive_seed(secret: str, deal_key: str) -> str:
+    """The seed of the deals named ``deal_key``: unpredictable without the secret."""
+    return hmac.new(secret.encode(), deal_key.encode(), hashlib.sha256).hexdigest()
+
+
+def match_group(league: League, secret: str) -> str:
+    """The Arena match group of the league's matches (sealed until the league is published); the
+    secret's digest keeps two leagues of one name on a shared referee apart."""
+    return f"{league.name}#{derive_seed(secret, 'group')[:12]}"
 
 
 def tables(league: League) -> list[tuple[str, ...]]:
@@ -45,12 +69,23 @@ def seatings(table: tuple[str, ...], kind: str) -> list[tuple[str, ...]]:
     return [table[i:] + table[:i] for i in range(len(table))]
 
 
-def schedule(league: League) -> list[Slot]:
+def schedule(league: League, secret: str) -> list[Slot]:
     out: list[Slot] = []
     for t, table in enumerate(tables(league)):
         orders = seatings(table, league.seatings)
         for g in range(league.games_per_table):
-            seed = f"{league.seed}/t{t}/g{g}"
             for s, seats in enumerate(orders):
-                out.append(Slot(f"t{t}/g{g}/s{s}", t, g, s, seats, seed))
+                key = f"t{t}/g{g}/s{s}"
+                seed = derive_seed(secret, f"t{t}/g{g}" if league.duplicate else key)
+                out.append(Slot(key, t, g, s, seats, seed))
     return out
+
+
+def deal_groups(rows: Iterable[Row]) -> list[list[Row]]:
+    """Scheduled games (stored rows or slots as mappings with a "seed") grouped by their deals, in
+    schedule order: games of one group deal the same cards, so they must be played one after
+    another, or a bot seated in two of them would see its opponents' hands in the other."""
+    groups: dict[str, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(row["seed"], []).append(row)
+    return list(groups.values())

@@ -5,6 +5,11 @@ opens it with :class:`server.store.Store`, which knows only bots, matches and th
 league's schedule, results and bot processes are kept here, in tables of their own that the
 referee never reads. Table and column names are those of earlier versions, so existing
 ``league.sqlite`` files still open.
+
+Secrets here: the deal secret and each bot's token in plain text (the runner must hand every bot
+process its token, and the referee only keeps their hashes), so the file is its user's alone (0600,
+see :func:`server.store.database_url`). The admin token is not kept: the runner reads it from the
+referee's DB.admin-token file; the column stays, emptied, for older files.
 """
 
 from __future__ import annotations
@@ -27,8 +32,11 @@ leagues = sa.Table(
     metadata,
     sa.Column("name", sa.String(200), primary_key=True),
     sa.Column("fingerprint", sa.JSON, nullable=False),  # what the schedule depends on
-    sa.Column("admin_token", sa.String(200), nullable=False),
+    sa.Column("admin_token", sa.String(200), nullable=False),  # always "": no longer kept (see above)
     sa.Column("created_at", sa.Float, nullable=False),
+    # The key every game seed derives from (tournaments/schedule.py): random unless the league file
+    # gives a seed. Whoever reads it can compute every deal of the league.
+    sa.Column("secret", sa.String(200)),
 )
 
 league_bots = sa.Table(
@@ -66,23 +74,29 @@ class LeagueStore(Store):
     def __init__(self, url: str | Path) -> None:
         super().__init__(url)
         metadata.create_all(self.engine)
+        self.add_missing_columns((leagues.c.secret,))
 
-    def open_league(self, name: str, fingerprint: Mapping[str, Any], admin_token: str) -> str:
+    def open_league(self, name: str, fingerprint: Mapping[str, Any], secret: str) -> str:
         """Create the league, or check that an existing one has the same schedule; returns the
-        league's admin token (kept from its first run, so a resumed league reuses its referee data)."""
+        league's deal secret, kept from its first run (a resumed league deals the same cards). An
+        admin token that an older version kept here is erased."""
         with self.engine.begin() as conn:
             row = conn.execute(sa.select(leagues).where(leagues.c.name == name)).first()
             if row is None:
-                conn.execute(leagues.insert().values(name=name, fingerprint=dict(fingerprint), admin_token=admin_token,
-                                                     created_at=time.time()))
-                return admin_token
-        changed = sorted(k for k in set(row.fingerprint) | set(fingerprint) if row.fingerprint.get(k) != fingerprint.get(k))
-        if changed:
-            raise StoreError(
-                f"league {name!r} was started with a different {', '.join(changed)}; its results would not fit the "
-                "new schedule: restore the league file, rename the league, or start over with --fresh"
-            )
-        return row.admin_token
+                conn.execute(leagues.insert().values(name=name, fingerprint=dict(fingerprint), admin_token="",
+                                                     created_at=time.time(), secret=secret))
+                return secret
+            changed = sorted(k for k in set(row.fingerprint) | set(fingerprint) if row.fingerprint.get(k) != fingerprint.get(k))
+            if changed:
+                raise StoreError(
+                    f"league {name!r} was started with a different {', '.join(changed)}; its results would not fit the "
+                    "new schedule: restore the league file, rename the league, or start over with --fresh"
+                )
+            if row.secret is None:  # a league created before leagues had secrets
+                conn.execute(leagues.update().where(leagues.c.name == name).values(secret=secret))
+            if row.admin_token:
+                conn.execute(leagues.update().where(leagues.c.name == name).values(admin_token=""))
+        return row.secret or secret
 
     def add_schedule(self, league: str, slots: Sequence[Mapping[str, Any]]) -> None:
         """Insert the scheduled games not yet stored (a resumed league keeps its rows)."""

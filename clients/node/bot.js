@@ -17,9 +17,15 @@
 //                     by default the events ride on the next DecisionRequest
 //   MIZERKA_TEST_BAD_FIRST  test hook: 1 makes the first card decision start with a stale-turn
 //                     action and a card not held, to exercise the referee's refusals
+// TLS (docs/protocol.md, TLS): used when MIZERKA_SERVER starts with https://, when MIZERKA_TLS=1,
+// or when any of these is set:
+//   MIZERKA_TLS_CA    PEM file of the CA certificates to trust (default: the system's roots)
+//   MIZERKA_TLS_CERT, MIZERKA_TLS_KEY  this bot's certificate chain and key, for mutual TLS
+//   MIZERKA_TLS_SERVER_NAME  the name the referee's certificate carries, if not the server's host
 // Exit codes: 0 when every stream ended (the referee closed it, or MIZERKA_GAMES were played),
 // 1 when the referee refused the bot for good (bad token, ...), 2 for bad settings.
 
+const fs = require('fs');
 const path = require('path');
 const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
@@ -56,6 +62,41 @@ function loadReferee() {
   return grpc.loadPackageDefinition(definition).mizerka.v1;
 }
 
+/** The PEM file's bytes; a clear error naming the variable and the file otherwise. */
+function readPem(variable, file, marker) {
+  let data;
+  try {
+    data = fs.readFileSync(file);
+  } catch (err) {
+    throw new Error(`${variable}: cannot read ${file}: ${err.message}`);
+  }
+  if (!data.includes('-----BEGIN ') || !data.includes(marker)) throw new Error(`${variable}: ${file} is not a PEM ${marker} file`);
+  return data;
+}
+
+/** Where the referee is and how to reach it: { server: 'host:port', tls: null | { ca, cert, key, serverName } }. */
+function connection(env) {
+  let server = (env.MIZERKA_SERVER || '127.0.0.1:50051').trim();
+  const https = server.toLowerCase().startsWith('https://');
+  if (https) server = server.slice('https://'.length).replace(/\/+$/, '');
+  const flag = (env.MIZERKA_TLS || '').trim().toLowerCase();
+  if (!['', '0', 'false', 'no', 'off', '1', 'true', 'yes', 'on'].includes(flag)) {
+    throw new Error(`MIZERKA_TLS must be 1 (use TLS) or 0, not ${JSON.stringify(env.MIZERKA_TLS)}`);
+  }
+  const [ca, cert, key, serverName] = ['CA', 'CERT', 'KEY', 'SERVER_NAME'].map((v) => env[`MIZERKA_TLS_${v}`] || '');
+  if (!(https || ['1', 'true', 'yes', 'on'].includes(flag) || ca || cert || key || serverName)) return { server, tls: null };
+  if (!cert !== !key) throw new Error('MIZERKA_TLS_CERT and MIZERKA_TLS_KEY go together: set both or neither');
+  return {
+    server,
+    tls: {
+      ca: ca ? readPem('MIZERKA_TLS_CA', ca, 'CERTIFICATE') : null,
+      cert: cert ? readPem('MIZERKA_TLS_CERT', cert, 'CERTIFICATE') : null,
+      key: key ? readPem('MIZERKA_TLS_KEY', key, 'PRIVATE KEY') : null,
+      serverName: serverName || null,
+    },
+  };
+}
+
 function settings(env) {
   const token = env.MIZERKA_TOKEN || '';
   if (!token) throw new Error('no bot token: set MIZERKA_TOKEN (Arena.RegisterBot gives one)');
@@ -66,7 +107,7 @@ function settings(env) {
   const games = env.MIZERKA_GAMES ? Number(env.MIZERKA_GAMES) : 0;
   if (!Number.isInteger(games) || games < 0) throw new Error(`MIZERKA_GAMES must be a whole number, not ${env.MIZERKA_GAMES}`);
   return {
-    server: env.MIZERKA_SERVER || '127.0.0.1:50051',
+    ...connection(env),
     token,
     parallel: Number(parallelText),
     games,
@@ -327,15 +368,20 @@ async function main() {
     process.exit(2);
   }
   const Referee = loadReferee().Referee;
-  const client = new Referee(opts.server, grpc.credentials.createInsecure(), {
+  const channelOptions = {
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
     // Keep gRPC's own reconnect backoff close to ours, so a restarted referee is found quickly.
     'grpc.initial_reconnect_backoff_ms': BACKOFF_INITIAL_MS,
     'grpc.max_reconnect_backoff_ms': BACKOFF_MAX_MS,
-  });
+  };
+  const { tls } = opts;
+  if (tls && tls.serverName) channelOptions['grpc.ssl_target_name_override'] = tls.serverName;
+  // Over TLS the tokens are encrypted; createSsl(null, ...) trusts the system's CA roots.
+  const credentials = tls ? grpc.credentials.createSsl(tls.ca, tls.key, tls.cert) : grpc.credentials.createInsecure();
+  const client = new Referee(opts.server, credentials, channelOptions);
   const runner = new Runner(opts, client);
-  log(`mizerka-node-bot ${VERSION}: ${opts.parallel} stream(s) to ${opts.server}`);
+  log(`mizerka-node-bot ${VERSION}: ${opts.parallel} stream(s) to ${opts.server}${tls ? ' over TLS' : ''}`);
   const stop = () => {
     log('interrupted: closing the streams');
     for (const seat of runner.seats) if (seat.call) seat.call.cancel();
@@ -357,4 +403,4 @@ async function main() {
 
 if (require.main === module) main();
 
-module.exports = { settings, backoff };
+module.exports = { settings, connection, backoff };

@@ -1,42 +1,61 @@
 """The authoritative rules engine: pure Python, no I/O, no event loop.
 
-Public API: cards (notation and bitmasks), rules (rulesets as data), game (the state machine),
-dealing (seeded deals) and views (the one projection of a game to what someone may see).
+Public API: cards (notation and bitmasks), rules (rulesets as data), actions (what players do), events
+(the game log, typed), game (the state machine), dealing (seeded deals) and views (the one projection
+of a game to what someone may see).
 """
 
+from server.engine.actions import Action, Choose, Exchange, Major, Play
 from server.engine.cards import card_mask, format_card, format_cards, mask_cards, parse_card, parse_cards
 from server.engine.dealing import Deal, seeded_deal
-from server.engine.game import (
-    Choose,
+from server.engine.events import (
+    ContractAnnounced,
     DealResult,
-    Decision,
-    Exchange,
-    Game,
-    IllegalAction,
-    Kind,
-    Major,
-    Phase,
-    Play,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+    contract_label,
 )
+from server.engine.game import Decision, Game, IllegalAction, Kind, Phase
 from server.engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
     "PRESETS",
+    "Action",
     "Choose",
     "Contract",
+    "ContractAnnounced",
     "Deal",
     "DealResult",
+    "DealScored",
+    "Dealt",
     "Decision",
+    "Event",
     "Exchange",
+    "Exchanged",
     "Game",
+    "GameOver",
     "IllegalAction",
     "Kind",
     "Major",
+    "MajorAnnounced",
     "Phase",
     "Play",
+    "Played",
+    "Revoked",
+    "Settled",
+    "TrickTaken",
     "RulesError",
     "Ruleset",
     "card_mask",
+    "contract_label",
     "format_card",
     "format_cards",
     "load_ruleset",

@@ -1,9 +1,9 @@
 """The whole game as one state machine: contract choice, majors, exchange, trick play, scoring, rotation.
 
-Hands are 52-bit masks; actions, legal-action tuples and the log entries of plays are interned, so a
+Hands are 52-bit masks; actions, legal-action tuples and the log events of plays are interned, so a
 random playout allocates little (``tests/bench/bench_engine.py`` measures it). A refused action raises
-:class:`IllegalAction` before any state is touched. Every accepted action appends one tuple to
-:attr:`Game.log`; the projection in ``views`` decides who may see which entry.
+:class:`IllegalAction` before any state is touched. Every accepted action appends typed events
+(``events``) to :attr:`Game.log`; the projection in ``views`` decides who may see which.
 """
 
 from __future__ import annotations
@@ -12,8 +12,23 @@ from collections.abc import Callable, Sequence
 from enum import IntEnum
 from typing import NamedTuple
 
-from server.engine.cards import CARD_TEXT, FIELD_CARDS, SUIT_MASKS, SUIT_NAMES, SUITS, card_mask, format_cards, mask_cards
+from server.engine.actions import PASS, PLAY_FIELD, Action, Choose, Exchange, Major, Play
+from server.engine.cards import CARD_TEXT, SUIT_MASKS, SUIT_NAMES, SUITS, card_mask, format_cards, mask_cards
 from server.engine.dealing import Deal, seeded_deal
+from server.engine.events import (
+    PLAYED,
+    TRICK_TAKEN,
+    ContractAnnounced,
+    DealResult,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    GameOver,
+    MajorAnnounced,
+    Revoked,
+    Settled,
+)
 from server.engine.rules import MAJOR_QUOTA, PRESETS, Contract, Ruleset
 
 
@@ -31,40 +46,8 @@ Kind = Phase  # a decision's kind is the phase it is taken in (CONTRACT, MAJOR, 
 _CONTRACT, _MAJOR, _EXCHANGE, _PLAY, _WAITING, _OVER = Phase
 
 
-class Choose(NamedTuple):
-    """Announce a contract; ``trump`` (0..3) only for a contract whose declarer names the suit."""
-
-    contract: str
-    trump: int | None = None
-
-
-class Major(NamedTuple):
-    """Announce "<contract> major", or pass with ``contract=None``."""
-
-    contract: str | None
-
-
-class Exchange(NamedTuple):
-    """Discard cards; blind exchange takes as many from the talon top, pick exchange names ``take``."""
-
-    discard: tuple[int, ...]
-    take: tuple[int, ...] | None = None
-
-
-class Play(NamedTuple):
-    card: int
-
-
-Action = Choose | Major | Exchange | Play
-PLAYS = tuple(Play(c) for c in range(52))
-# PLAY_FIELD[s][f]: the Play actions for the cards of suit s whose rank bits are f.
-PLAY_FIELD = tuple(tuple(tuple(map(PLAYS.__getitem__, cards)) for cards in suit) for suit in FIELD_CARDS)
-PASS = Major(None)
-# Interned log entries and trick pairs, so that playing a card allocates no tuple.
-_SEATS = range(max(r.players for r in PRESETS.values()))
-_PLAY_LOG = tuple(tuple(("play", s, c) for c in range(52)) for s in _SEATS)
-_TRICK_LOG = tuple(("trick", s) for s in _SEATS)
-_SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in _SEATS)
+# Interned trick pairs (the log's events are interned in ``events``), so that playing a card allocates no tuple.
+_SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in range(max(r.players for r in PRESETS.values())))
 
 
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
@@ -89,21 +72,6 @@ class IllegalAction(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
-
-
-class DealResult(NamedTuple):
-    deal_no: int
-    redeal: int
-    tiebreak: bool
-    dealer: int
-    declarer: int  # the effective declarer (who played the contract)
-    caller: int  # the declarer who announced first (differs from declarer after a major)
-    contract: str  # "spades", "hearts major", ...
-    trump: int | None
-    tricks: tuple[int, ...]
-    points: tuple[int, ...]
-    void: bool = False
-    revoker: int | None = None
 
 
 class Decision(NamedTuple):
@@ -156,7 +124,7 @@ class Game:
         self.totals = [0] * n
         self.used = [0] * n  # bit i set: contract i used by that seat
         self.results: list[DealResult] = []
-        self.log: list[tuple] = []
+        self.log: list[Event] = []
         self.regular_done = 0
         self.tiebreaks_done = 0
         self.deal_no = 0
@@ -178,7 +146,6 @@ class Game:
         self.talon: tuple[int, ...] = ()
         self.talon_pos = 0
         self.contract: Contract | None = None
-        self.contract_label = ""
         self.trump: int | None = None
         self.major = False
         self.announced: Contract | None = None  # the caller's contract while majors are settled
@@ -212,7 +179,7 @@ class Game:
         self.dealt = deal.hands
         self.hands = [card_mask(cards) for cards in deal.hands]
         self.talon = deal.talon
-        self.log.append(("deal", self.deal_no, self.redeal, self.tiebreak, self.dealer, D, deal.hands, deal.talon))
+        self.log.append(Dealt(self.deal_no, self.redeal, self.tiebreak, self.dealer, D, deal.hands, deal.talon))
         if self.tiebreak:
             c = rules.contract(rules.notrump)
             assert c is not None
@@ -241,7 +208,8 @@ class Game:
             self.dealer,
             self.declarer,
             self.caller,
-            self.contract_label,
+            self.contract.name,  # type: ignore[union-attr]
+            self.major,
             self.trump,
             tuple(self.tricks),
             tuple(points),
@@ -251,7 +219,7 @@ class Game:
         for s in range(self.n):
             self.totals[s] += points[s]
         self.results.append(result)
-        self.log.append(("result", result, tuple(self.totals)))
+        self.log.append(DealScored(result, tuple(self.totals)))
         if void:
             self.redeal += 1  # same dealer and declarer; a void deal consumes no contract
         else:
@@ -268,7 +236,7 @@ class Game:
                 shared = self.totals.count(top) > 1
                 if not (shared and self.rules.tiebreak != "none" and self.tiebreaks_done < self.rules.tiebreak_max):
                     self.phase, self.to_act = Phase.OVER, -1
-                    self.log.append(("over", tuple(self.totals)))
+                    self.log.append(GameOver(tuple(self.totals)))
                     return
                 self.tiebreak = True
         self._start_deal()
@@ -390,7 +358,7 @@ class Game:
             raise IllegalAction("TRUMP_NOT_ALLOWED", f"{c.name} has its own trump (or none): name no trump suit")
         else:
             trump = c.trump
-        self.log.append(("contract", seat, c.name, trump))
+        self.log.append(ContractAnnounced(seat, c.name, trump))
         if rules.majors and not c.minus:
             self.announced = c
             self.trump = trump
@@ -405,7 +373,7 @@ class Game:
             chosen = next((c for c in options if c.name == name), None)
             if chosen is None:
                 raise IllegalAction("BAD_MAJOR", self._major_refusal(seat, name, options))
-        self.log.append(("major", seat, name))
+        self.log.append(MajorAnnounced(seat, name))
         if self.major_by < 0:  # announcing round
             if name is not None:
                 self.major_by = seat
@@ -431,8 +399,7 @@ class Game:
         self.contract = contract
         self.major = major
         self.trump = contract.trump if trump is None else trump
-        self.contract_label = contract.name + (" major" if major else "")
-        self.log.append(("settled", seat, self.contract_label, self.trump))
+        self.log.append(Settled(seat, contract.name, major, self.trump))
         self.phase = Phase.EXCHANGE
         self.to_act = seat
 
@@ -468,7 +435,7 @@ class Game:
         self.exchanged[seat] = len(discard)
         self.discards[seat] = discard
         self.taken[seat] = take
-        self.log.append(("exchange", seat, discard, take))
+        self.log.append(Exchanged(seat, len(discard), discard, take))
         nxt = (seat + 1) % self.n
         if pick or nxt == self.declarer:
             self.phase, self.to_act = Phase.PLAY, self.declarer
@@ -490,7 +457,7 @@ class Game:
             self._revoke(seat, card)
             return
         hands[seat] = hand ^ bit
-        self.log.append(_PLAY_LOG[seat][card])
+        self.log.append(PLAYED[seat][card])
         trick.append(_SEAT_CARD[seat][card])
         if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
@@ -498,7 +465,7 @@ class Game:
         winner = trick_winner(trick, self.trump)
         self.tricks[winner] += 1
         self.trick_no += 1
-        self.log.append(_TRICK_LOG[winner])
+        self.log.append(TRICK_TAKEN[winner])
         self.trick = []
         if self.trick_no < self.rules.tricks:
             self.to_act = winner
@@ -511,7 +478,7 @@ class Game:
             led = self.trick[0][1] // 13
             held = self.hands[seat] & self.led_mask
             raise IllegalAction("MUST_FOLLOW", f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(held)}")
-        self.log.append(("revoke", seat, card))
+        self.log.append(Revoked(seat, card))
         points = [0] * self.n
         points[seat] = -10
         self._end_deal(points, void=True, revoker=seat)

@@ -10,7 +10,18 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from server.engine.cards import SUITS, format_card, format_cards, mask_cards
-from server.engine.game import DealResult, Decision, Game, Phase, trick_winner
+from server.engine.events import (
+    ContractAnnounced,
+    DealResult,
+    Dealt,
+    Event,
+    Exchanged,
+    MajorAnnounced,
+    Played,
+    TrickTaken,
+    contract_label,
+)
+from server.engine.game import Decision, Game, Phase, trick_winner
 from server.engine.rules import MAJOR_QUOTA, Ruleset
 
 SPECTATOR = -1
@@ -37,7 +48,7 @@ class View(NamedTuple):
     caller: int  # who announced the contract first
     declarer: int  # effective declarer once settled (== caller until then)
     contract: str | None  # the label: "hearts", "hearts major"
-    contract_name: str | None  # the ruleset's name of the contract, without " major"
+    contract_name: str | None  # the ruleset's name of the contract (``major`` says whether it is played as one)
     major: bool  # a major contract is settled
     minus: bool  # the contract announced is a minus contract
     trump: int | None
@@ -62,11 +73,11 @@ def _known(audience: int, seat: int) -> bool:
     return audience == FULL or audience == seat
 
 
-def _deal_log(game: Game) -> list[tuple]:
-    """The log entries of the current deal (from its "deal" entry on)."""
+def _deal_log(game: Game) -> list[Event]:
+    """The log events of the current deal (from its :class:`Dealt` on)."""
     log = game.log
     for i in range(len(log) - 1, -1, -1):
-        if log[i][0] == "deal":
+        if type(log[i]) is Dealt:
             return log[i:]
     return []
 
@@ -121,16 +132,16 @@ def project(game: Game, audience: int) -> View:
     if not waiting:
         leader, cards = -1, []
         for e in _deal_log(game):
-            kind = e[0]
-            if kind == "contract" or kind == "major":
-                announcements.append((e[1], kind, e[2]))
-            elif kind == "play":
+            t = type(e)  # type identity, not match: this runs over the deal's events for every view
+            if t is Played:
                 if not cards:
-                    leader = e[1]
-                cards.append((e[1], e[2]))
-            elif kind == "trick":
-                tricks.append(TrickView(leader, tuple(cards), e[1], e[1]))
+                    leader = e.seat  # type: ignore[union-attr]
+                cards.append((e.seat, e.card))  # type: ignore[union-attr]
+            elif t is TrickTaken:
+                tricks.append(TrickView(leader, tuple(cards), e.winner, e.winner))  # type: ignore[union-attr]
                 cards = []
+            elif t is ContractAnnounced or t is MajorAnnounced:
+                announcements.append((e.seat, e.kind, e.contract))  # type: ignore[union-attr]
         if cards:
             tricks.append(TrickView(leader, tuple(cards), None, trick_winner(cards, game.trump)))
     decision = game.decision() if audience >= 0 and game.to_act == audience else None
@@ -147,7 +158,7 @@ def project(game: Game, audience: int) -> View:
         dealer=-1 if waiting else game.dealer,
         caller=-1 if waiting else game.caller,
         declarer=-1 if waiting else game.declarer,
-        contract=None if shown is None else game.contract_label if game.contract is not None else shown.name,
+        contract=None if shown is None else contract_label(shown.name, game.major),
         contract_name=None if shown is None else shown.name,
         major=not waiting and game.major,
         minus=shown is not None and shown.minus,
@@ -170,20 +181,22 @@ def project(game: Game, audience: int) -> View:
     )
 
 
-def project_events(game: Game, audience: int, start: int = 0) -> list[tuple]:
-    """Log entries from index ``start`` as ``audience`` may see them.
+def project_events(game: Game, audience: int, start: int = 0) -> list[Event]:
+    """Log events from index ``start`` as ``audience`` may see them: the one place that cuts events.
 
-    Hidden parts are cut, never replaced: a "deal" entry loses hands and talon (the seat's own
-    cards come with its view), another seat's "exchange" keeps only the count.
+    Hidden parts are cut, never replaced by anything: a :class:`Dealt` loses hands and talon (None;
+    the seat's own cards come with its view), another seat's :class:`Exchanged` keeps only its count.
     """
-    out: list[tuple] = []
-    for e in game.log[start:]:
-        kind = e[0]
-        if audience != FULL:
-            if kind == "deal":
-                e = e[:6]
-            elif kind == "exchange" and e[1] != audience:
-                e = ("exchange", e[1], len(e[2]))
+    events = game.log[start:]
+    if audience == FULL:
+        return events
+    out: list[Event] = []
+    for e in events:
+        t = type(e)  # type identity, not match: every seat's stream passes here on every action
+        if t is Dealt:
+            e = Dealt(e.deal_no, e.redeal, e.tiebreak, e.dealer, e.declarer)  # type: ignore[union-attr]
+        elif t is Exchanged and e.seat != audience:  # type: ignore[union-attr]
+            e = Exchanged(e.seat, e.count)  # type: ignore[union-attr]
         out.append(e)
     return out
 

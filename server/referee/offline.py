@@ -108,17 +108,6 @@ def play(
 
 
 # ------------------------------------------------------------------------------ logged games
-def clock_settings(g: GameLog) -> ClockSettings:
-    """The clock a logged game was played with (defaults where the header has none)."""
-    clock = g.header.get("clock")
-    if isinstance(clock, dict):
-        try:
-            return ClockSettings(**{k: v for k, v in clock.items() if k in ClockSettings.__dataclass_fields__})
-        except (TypeError, ValueError):
-            pass
-    return ClockSettings()
-
-
 @dataclass(frozen=True, slots=True)
 class SeatMessage:
     """A message the referee sent a seat; a DecisionRequest carries the logged :class:`Step` it asked."""
@@ -139,7 +128,7 @@ def reenact(g: GameLog, observe: Observer, ask: Asker | None = None) -> GameReco
     steps = verify_game(g).steps
     header = g.header
     session = GameSession(g.match, g.rules, g.seed, g.game, [SeatInfo() for _ in g.names], g.names,
-                          clock_settings(g), int(header.get("games") or 1), log=QUIET)
+                          g.clock, int(header.get("games") or 1), log=QUIET)
     current: list[Step | None] = [None]
     # Refused and stale answers leave no line in the log, only their counts on the end line.
     for record, logged in zip(session.records, (g.end or {}).get("seats") or [], strict=False):

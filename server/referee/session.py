@@ -21,7 +21,7 @@ from typing import Any
 import structlog
 
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server import protocol
+from server import protocol, wire_events
 from server.engine.game import Decision, Game, IllegalAction
 from server.engine.rules import Ruleset
 from server.engine.views import project, project_events
@@ -159,7 +159,7 @@ class GameSession:
         self.records = [SeatRecord() for _ in range(n)]
         self.clocks = [SeatClock(clock) for _ in range(n)]
         self.cursors = [0] * n
-        self.encoders = [protocol.EventEncoder(rules) for _ in range(n)]
+        self.encoders = [wire_events.EventEncoder(rules) for _ in range(n)]
         self.turn = 0
         self.turns: list[TurnRecord] = []
         self.outbox: list[Outgoing] = []
@@ -273,9 +273,10 @@ class GameSession:
         limit = self.settings.max_retries
         error.retry = not stale and self._errors <= limit
         error.strikes = record.strikes
-        left_ms = max(0.0, ask.allowed_ms - elapsed_ms)
-        error.time_left_ms = int(min(left_ms, self.settings.decision_ms))
-        error.bank_ms = int(min(self.clocks[seat].bank_ms, left_ms))
+        left_ms = max(0.0, ask.allowed_ms - elapsed_ms)  # in all, decision time and bank
+        decision_left_ms = min(left_ms, max(0.0, self.settings.decision_ms - elapsed_ms))
+        error.time_left_ms = int(round(decision_left_ms, 3))  # whole ms, down (rounded to the µs first: float noise)
+        error.bank_ms = int(round(left_ms - decision_left_ms, 3))  # the bank as it will be once the free time is used up
         self._send(seat, referee_pb2.RefereeMessage(action_error=error))
         if self._errors > limit:
             self.default(DefaultReason.REFUSED, elapsed_ms)

@@ -12,17 +12,24 @@
 //                     by default the events ride on the next DecisionRequest
 //   MIZERKA_TEST_BAD_FIRST  test hook: 1 makes the first card decision start with a stale-turn
 //                     action and a card not held, to exercise the referee's refusals
+// TLS (docs/protocol.md, TLS): used when MIZERKA_SERVER starts with https://, when MIZERKA_TLS=1,
+// or when any of these is set:
+//   MIZERKA_TLS_CA    PEM file of the CA certificates to trust (default: the system's roots)
+//   MIZERKA_TLS_CERT, MIZERKA_TLS_KEY  this bot's certificate chain and key, for mutual TLS
+//   MIZERKA_TLS_SERVER_NAME  the name the referee's certificate carries, if not the server's host
 // Exit codes: 0 when every stream ended (the referee closed it, or MIZERKA_GAMES were played),
 // 1 when the referee refused the bot for good (bad token, ...), 2 for bad settings.
 #include <grpcpp/grpcpp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -65,8 +72,15 @@ void Log(Args&&... args) {
   std::cout << line.str() << std::endl;
 }
 
+struct Tls {
+  bool on = false;
+  std::string ca, cert, key;  // PEM contents (empty: the system's roots / no client certificate)
+  std::string server_name;    // the name the referee's certificate carries, if not the server's host
+};
+
 struct Settings {
   std::string server = "127.0.0.1:50051";
+  Tls tls;
   std::string token;
   int parallel = 1;
   int games = 0;  // 0: no limit
@@ -79,6 +93,58 @@ struct Settings {
 std::string Env(const char* name) {
   const char* v = std::getenv(name);
   return v ? v : "";
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+// The PEM file named by the variable, into *out; false with *error saying what is wrong.
+bool ReadPem(const char* variable, const std::string& marker, std::string* out, std::string* error) {
+  std::string path = Env(variable);
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream data;
+  if (!in || !(data << in.rdbuf())) {
+    *error = std::string(variable) + ": cannot read " + path;
+    return false;
+  }
+  *out = data.str();
+  if (out->find("-----BEGIN ") == std::string::npos || out->find(marker) == std::string::npos) {
+    *error = std::string(variable) + ": " + path + " is not a PEM " + marker + " file";
+    return false;
+  }
+  return true;
+}
+
+// The TLS settings (MIZERKA_TLS*, or an https:// server address, which is stripped); false with *error.
+bool LoadTls(Settings* s, std::string* error) {
+  const std::string https = "https://";
+  if (Lower(s->server.substr(0, https.size())) == https) {
+    s->server = s->server.substr(https.size());
+    while (!s->server.empty() && s->server.back() == '/') s->server.pop_back();
+    s->tls.on = true;
+  }
+  std::string flag = Lower(Env("MIZERKA_TLS"));
+  if (flag == "1" || flag == "true" || flag == "yes" || flag == "on") {
+    s->tls.on = true;
+  } else if (!(flag.empty() || flag == "0" || flag == "false" || flag == "no" || flag == "off")) {
+    *error = "MIZERKA_TLS must be 1 (use TLS) or 0, not \"" + Env("MIZERKA_TLS") + "\"";
+    return false;
+  }
+  s->tls.server_name = Env("MIZERKA_TLS_SERVER_NAME");
+  bool has_cert = !Env("MIZERKA_TLS_CERT").empty(), has_key = !Env("MIZERKA_TLS_KEY").empty();
+  if (has_cert != has_key) {
+    *error = "MIZERKA_TLS_CERT and MIZERKA_TLS_KEY go together: set both or neither";
+    return false;
+  }
+  if (!Env("MIZERKA_TLS_CA").empty() && !ReadPem("MIZERKA_TLS_CA", "CERTIFICATE", &s->tls.ca, error)) return false;
+  if (has_cert && !(ReadPem("MIZERKA_TLS_CERT", "CERTIFICATE", &s->tls.cert, error) &&
+                    ReadPem("MIZERKA_TLS_KEY", "PRIVATE KEY", &s->tls.key, error))) {
+    return false;
+  }
+  s->tls.on = s->tls.on || !Env("MIZERKA_TLS_CA").empty() || has_cert || !s->tls.server_name.empty();
+  return true;
 }
 
 bool WholeNumber(const std::string& text, int* out) {
@@ -416,6 +482,11 @@ int main() {
   s.verbose = Env("MIZERKA_VERBOSE") == "1";
   s.live_events = Env("MIZERKA_LIVE_EVENTS") == "1";
   s.bad_first = Env("MIZERKA_TEST_BAD_FIRST") == "1";
+  std::string tls_error;
+  if (!LoadTls(&s, &tls_error)) {
+    std::cerr << "mizerka-cpp-bot: " << tls_error << std::endl;
+    return 2;
+  }
 
   grpc::ChannelArguments args;
   args.SetMaxReceiveMessageSize(kMaxMessageBytes);
@@ -424,9 +495,18 @@ int main() {
   args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, kBackoffInitialMs);
   args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, kBackoffInitialMs);
   args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, kBackoffMaxMs);
-  auto channel = grpc::CreateCustomChannel(s.server, grpc::InsecureChannelCredentials(), args);
+  std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
+  if (s.tls.on) {  // over TLS the token is encrypted; empty root certificates mean the system's roots
+    grpc::SslCredentialsOptions ssl;
+    ssl.pem_root_certs = s.tls.ca;
+    ssl.pem_cert_chain = s.tls.cert;
+    ssl.pem_private_key = s.tls.key;
+    credentials = grpc::SslCredentials(ssl);
+    if (!s.tls.server_name.empty()) args.SetString(GRPC_SSL_TARGET_NAME_OVERRIDE_ARG, s.tls.server_name);
+  }
+  auto channel = grpc::CreateCustomChannel(s.server, credentials, args);
   Runner runner(s, channel);
-  Log("mizerka-cpp-bot ", kVersion, ": ", s.parallel, " stream(s) to ", s.server);
+  Log("mizerka-cpp-bot ", kVersion, ": ", s.parallel, " stream(s) to ", s.server, s.tls.on ? " over TLS" : "");
   int code = runner.Run();
   Log("done: ", runner.games.load(), " games, ", runner.decisions.load(), " decisions, ", runner.refusals.load(), " refusals, ",
       runner.batched_events.load(), " events in ", runner.batches.load(), " batches, ", runner.folded_events.load(),

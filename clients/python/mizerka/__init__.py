@@ -13,15 +13,22 @@ Write a bot::
 - :class:`Bot` (subclass it; ``decide`` or ``choose_contract`` / ``announce_major`` / ``exchange`` /
   ``play``; hooks ``on_game_start``, ``on_event``, ``on_game_end``, ``on_error``), :class:`FunctionBot`;
 - :class:`Turn`: one DecisionRequest with typed accessors and action builders;
-- :func:`run` / :func:`run_async`: connect N streams to a referee and play;
+- :func:`run` / :func:`run_async`: connect N streams to a referee and play (over TLS with
+  :class:`Tls` or the MIZERKA_TLS* variables, :mod:`mizerka.connection`);
 - :class:`BotSession`: a bot fed the referee's messages with no transport (what ``run`` does per
   stream; for driving bots offline);
 - :mod:`mizerka.cards`: card-string helpers; :mod:`mizerka.bots`: example bots (``BOTS``);
+- :func:`main`: the ``mizerka-bot`` command line (:mod:`mizerka.cli`);
 - the generated protocol stubs are the package ``mizerka_proto`` (``from mizerka_proto import referee_pb2``).
+
+This module only re-exports: the submodules import each other, never the package, so importing
+any of them needs nothing from here.
 """
 
 from mizerka import cards
 from mizerka.bot import Answer, Bot, FunctionBot, answer, retry_answer
+from mizerka.cli import main
+from mizerka.connection import Tls
 from mizerka.runtime import (
     DEFAULT_SERVER,
     ENV_SERVER,
@@ -35,8 +42,7 @@ from mizerka.runtime import (
 )
 from mizerka.session import BotSession
 from mizerka.turn import CONTRACT, EXCHANGE, MAJOR, PLAY, BadAction, TrickState, Turn
-
-__version__ = "0.2.0"
+from mizerka.version import __version__ as __version__
 
 __all__ = [
     "CONTRACT",
@@ -54,6 +60,7 @@ __all__ = [
     "MizerkaError",
     "RefereeRefused",
     "RunStats",
+    "Tls",
     "TrickState",
     "Turn",
     "answer",
@@ -65,9 +72,3 @@ __all__ = [
     "run_async",
 ]
 
-
-def main(argv=None) -> int:
-    """``mizerka-bot NAME ...`` (see :mod:`mizerka.cli`); returns the exit code."""
-    from mizerka.cli import main as _main
-
-    return _main(argv)

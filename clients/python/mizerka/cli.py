@@ -15,27 +15,29 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from mizerka.bots import BOTS, make_factory
+from mizerka.connection import add_tls_arguments, tls_from_arguments
 from mizerka.runtime import (
     DEFAULT_SERVER,
     ENV_PARALLEL,
     ENV_SERVER,
     ENV_TOKEN,
     MizerkaError,
+    connection_settings,
     parallel_setting,
     run,
 )
+from mizerka.stdio.cli import main as stdio_main
 
 __all__ = ["main", "build_parser"]
 
 
 def build_parser(prog: str = "mizerka-bot") -> argparse.ArgumentParser:
-    from mizerka.bots import BOTS
-
     p = argparse.ArgumentParser(
         prog=prog,
         description="Connect a built-in Mizerka bot to a referee and play the games it is seated in.",
         epilog=f"Environment: {ENV_SERVER} (default {DEFAULT_SERVER}), {ENV_TOKEN} and {ENV_PARALLEL} (default 1); "
-        f"flags override them. '{prog} stdio [options] -- CMD ARGS...' plays through a program that speaks JSON "
+        f"flags override them; TLS settings come from MIZERKA_TLS* (see the TLS flags). '{prog} stdio [options] -- CMD ARGS...' plays through a program that speaks JSON "
         f"Lines on stdin/stdout instead (see '{prog} stdio --help' and docs/stdio-protocol.md).",
     )
     p.add_argument("bot", metavar="NAME", choices=sorted(BOTS), help=f"the bot: {', '.join(sorted(BOTS))}")
@@ -47,24 +49,23 @@ def build_parser(prog: str = "mizerka-bot") -> argparse.ArgumentParser:
     p.add_argument("--name", help="name sent in Hello (default: the bot's)")
     p.add_argument("--seed", type=int, default=None, help="seed for bots that draw random numbers")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
+    add_tls_arguments(p)
     return p
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot") -> int:
     """Run a built-in bot; returns the process exit code (0 done, 1 refused/error, 2 usage, 130 Ctrl-C)."""
-    from mizerka.bots import make_factory
-
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["stdio"]:
-        from mizerka import stdio
-
-        return stdio.main(argv[1:], prog=f"{prog} stdio")
+        return stdio_main(argv[1:], prog=f"{prog} stdio")
     args = build_parser(prog).parse_args(argv)
     if args.parallel is not None and args.parallel < 1:
         print(f"{prog}: error: --parallel must be at least 1", file=sys.stderr)
         return 2
+    tls = tls_from_arguments(args)
     try:
         parallel = parallel_setting(args.parallel)
+        connection_settings(args.server, tls)  # an unusable TLS setting is bad usage, like a bad --parallel
     except MizerkaError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
@@ -76,7 +77,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot") -> int:
     logging.getLogger("mizerka").setLevel(min(level, logging.INFO))
     try:
         stats = run(make_factory(args.bot, seed=args.seed), args.server, args.token, parallel=parallel,
-                    games=args.games, name=args.name)
+                    games=args.games, name=args.name, tls=tls)
     except MizerkaError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1

@@ -15,7 +15,8 @@ FAILED_PRECONDITION, RESOURCE_EXHAUSTED (and a few other codes no retry can fix)
 
 The launch contract of every bot program: the server address comes from ``MIZERKA_SERVER``, the
 token from ``MIZERKA_TOKEN``, the number of games it may be seated in at once (streams to open)
-from ``MIZERKA_PARALLEL`` (default 1); explicit arguments (command-line flags) override them.
+from ``MIZERKA_PARALLEL`` (default 1), TLS from the ``MIZERKA_TLS*`` variables
+(:mod:`mizerka.connection`); explicit arguments (command-line flags) override them.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import grpc
 import grpc.aio
 
 from mizerka.bot import Bot, bot_name
+from mizerka.connection import Connection, ConnectionSettingsError, Tls
 from mizerka.session import BotSession
 from mizerka_proto import referee_pb2, referee_pb2_grpc
 
@@ -47,6 +49,7 @@ __all__ = [
     "RunStats",
     "StreamHandler",
     "StreamStats",
+    "connection_settings",
     "launch_settings",
     "parallel_setting",
     "run",
@@ -125,6 +128,16 @@ def launch_settings(server: str | None = None, token: str | None = None) -> tupl
     return server, token
 
 
+def connection_settings(server: str | None = None, tls: Tls | None = None) -> Connection:
+    """How to reach the referee: ``server`` else MIZERKA_SERVER else 127.0.0.1:50051, over TLS when
+    asked (``tls``, else the MIZERKA_TLS* variables, or an https:// address); the PEM files are read
+    now, so a bad one is a :class:`MizerkaError` before any connection is tried."""
+    try:
+        return Connection.resolve(server or os.environ.get(ENV_SERVER) or DEFAULT_SERVER, tls)
+    except ConnectionSettingsError as e:
+        raise MizerkaError(str(e)) from None
+
+
 def parallel_setting(parallel: int | None = None) -> int:
     """How many Play streams to open: ``parallel`` (the ``--parallel`` flag) if given, else
     MIZERKA_PARALLEL (set by the league runner: the games the bot may be seated in at once), else 1.
@@ -165,28 +178,14 @@ class Backoff:
         return random.uniform(d / 2, d)
 
 
-def _drop_reason(error: grpc.aio.AioRpcError, server: str) -> str:
-    """Why a stream dropped; raises RefereeRefused when reconnecting cannot help (a bad token...)."""
+def _drop_reason(error: grpc.aio.AioRpcError, connection: Connection) -> str:
+    """Why a stream dropped (with a hint when TLS settings look wrong); raises RefereeRefused when
+    reconnecting cannot help (a bad token...)."""
     code = error.code()
+    details = error.details() or ""
     if code in _FATAL:
-        raise RefereeRefused(code, error.details() or "", server) from None
-    return f"{code.name}: {error.details()}"
-
-
-def _channel(server: str, max_message_bytes: int, backoff: Backoff) -> grpc.aio.Channel:
-    options = [
-        ("grpc.max_receive_message_length", max_message_bytes),
-        ("grpc.max_send_message_length", max_message_bytes),
-        # Detect a dead connection between games, gently (servers refuse pings more often than 5 min).
-        ("grpc.keepalive_time_ms", 360_000),
-        ("grpc.keepalive_timeout_ms", 20_000),
-        # gRPC's own reconnect backoff (1 s growing to 120 s by default) would make our attempts
-        # fail fast for minutes after a long outage: keep it within our own schedule.
-        ("grpc.initial_reconnect_backoff_ms", max(1, int(backoff.initial * 1000))),
-        ("grpc.min_reconnect_backoff_ms", max(1, int(backoff.initial * 1000))),
-        ("grpc.max_reconnect_backoff_ms", max(1, int(backoff.cap * 1000))),
-    ]
-    return grpc.aio.insecure_channel(server, options=options)
+        raise RefereeRefused(code, details, connection.target) from None
+    return f"{code.name}: {details}{connection.hint(details)}"
 
 
 class StreamHandler(ABC):
@@ -223,11 +222,12 @@ class _Runner:
     """``parallel`` Play streams on one channel, each with its own handler, until ``games`` games
     are over (None: until cancelled)."""
 
-    def __init__(self, make_handler: Callable[[int], StreamHandler], server: str, token: str, parallel: int,
-                 games: int | None, stats: StreamStats, backoff: Backoff, max_reconnects: int | None,
+    def __init__(self, make_handler: Callable[[int], StreamHandler], connection: Connection, token: str,
+                 parallel: int, games: int | None, stats: StreamStats, backoff: Backoff, max_reconnects: int | None,
                  max_message_bytes: int) -> None:
         self.make_handler = make_handler
-        self.server = server
+        self.connection = connection
+        self.server = str(connection)  # for messages: host:port, marked when over TLS
         self.token = token
         self.parallel = parallel
         self.games = games
@@ -261,7 +261,7 @@ class _Runner:
     async def run(self) -> None:
         """Play until done; the first stream to fail ends the run with its own exception (a
         RefereeRefused, not an ExceptionGroup), and every handler is closed."""
-        channel = _channel(self.server, self.max_message_bytes, self.backoff)
+        channel = self.connection.play_channel(self.max_message_bytes, self.backoff.initial, self.backoff.cap)
         try:
             stub = referee_pb2_grpc.RefereeStub(channel)
             self.streams = [_Stream(self, i, stub, self.make_handler(i)) for i in range(self.parallel)]
@@ -297,7 +297,7 @@ class _Stream:
                     return
                 reason = None  # the bot side ended it: a new stream at once, no backoff
             except grpc.aio.AioRpcError as e:
-                reason = _drop_reason(e, r.server)
+                reason = _drop_reason(e, r.connection)
             except _Dropped as e:
                 reason = str(e)
             in_game, self.in_game = self.in_game, False
@@ -435,6 +435,7 @@ async def run_async(
     max_reconnects: int | None = None,
     threaded: bool = True,
     stats: RunStats | None = None,
+    tls: Tls | None = None,
 ) -> RunStats:
     """Play on ``parallel`` streams until ``games`` games are over (None: until cancelled).
 
@@ -446,7 +447,8 @@ async def run_async(
     streams in a game close after that game (so a few more games may finish). ``max_reconnects``
     bounds consecutive failed connection attempts per stream (None: retry for ever). ``threaded``
     runs the bot's code (``decide`` and the hooks) in a worker thread, so one slow bot does not
-    stall the other streams.
+    stall the other streams. ``tls``: TLS settings given as arguments (each overrides its MIZERKA_TLS*
+    variable; see :mod:`mizerka.connection`).
     Raises :class:`RefereeRefused` (bad token, ...) or :class:`MizerkaError`.
     """
     if games is not None and games < 1:
@@ -458,11 +460,12 @@ async def run_async(
                     "or a factory to play %d games at once)", ENV_PARALLEL, parallel, parallel)
         parallel = 1
     server, token = launch_settings(server, token)
+    connection = connection_settings(server, tls)
     stats = stats if stats is not None else RunStats()
     factory = _factory(bot_factory, parallel)
     runner = _Runner(
         lambda index: _BotStream(factory(), index, stats, threaded, name, version),
-        server, token, parallel, games, stats, Backoff(backoff_initial, backoff_max), max_reconnects,
+        connection, token, parallel, games, stats, Backoff(backoff_initial, backoff_max), max_reconnects,
         max_message_bytes,
     )
     await runner.run()

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from mizerka import cards as _cards
+import mizerka.cards as _cards
 from mizerka_proto import game_pb2, referee_pb2
 
 __all__ = ["Turn", "TrickState", "CONTRACT", "MAJOR", "EXCHANGE", "PLAY", "BadAction"]

@@ -27,15 +27,15 @@ from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__
 from . import game_pb2 as mizerka_dot_v1_dot_game__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16mizerka/v1/arena.proto\x12\nmizerka.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15mizerka/v1/game.proto\"\"\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x13RegisterBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"J\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tforfeited\x18\x04 \x01(\x08\"\xd9\x01\n\x12\x43reateMatchRequest\x12\x0e\n\x06preset\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x13\n\tseed_text\x18\x03 \x01(\tH\x00\x12\x15\n\x0bseed_number\x18\x04 \x01(\x04H\x00\x12\r\n\x05games\x18\x05 \x01(\r\x12 \n\x05\x63lock\x18\x06 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12\r\n\x05seats\x18\x07 \x03(\t\x12\x15\n\rforfeit_seats\x18\x08 \x03(\rB\x06\n\x04seed\"I\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12 \n\x05match\x18\x02 \x01(\x0b\x32\x11.mizerka.v1.Match\"\x94\x01\n\x0bGameSummary\x12\x13\n\x0bgame_number\x18\x01 \x01(\r\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x0e\n\x06totals\x18\x03 \x03(\x11\x12%\n\x05seats\x18\x04 \x03(\x0b\x32\x16.mizerka.v1.SeatRecord\x12\'\n\x07results\x18\x05 \x03(\x0b\x32\x16.mizerka.v1.DealResult\"\x96\x03\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06status\x18\x02 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12$\n\x07ruleset\x18\x03 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04seed\x18\x05 \x01(\t\x12\r\n\x05games\x18\x06 \x01(\r\x12 \n\x05\x63lock\x18\x07 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12$\n\x05seats\x18\x08 \x03(\x0b\x32\x15.mizerka.v1.MatchSeat\x12(\n\x07results\x18\t \x03(\x0b\x32\x17.mizerka.v1.GameSummary\x12\x14\n\x0c\x61\x62ort_reason\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"4\n\x10GetMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\"d\n\x12ListMatchesRequest\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"R\n\x13ListMatchesResponse\x12\"\n\x07matches\x18\x01 \x03(\x0b\x32\x11.mizerka.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x10WaitMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\ntimeout_ms\x18\x02 \x01(\r\"H\n\x11WaitMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\x12\x11\n\ttimed_out\x18\x02 \x01(\x08\"\x1f\n\rGetBotRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\"U\n\x0eGetBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07streams\x18\x03 \x01(\r\x12\x14\n\x0cidle_streams\x18\x04 \x01(\r*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_PENDING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\xc9\x03\n\x05\x41rena\x12N\n\x0bRegisterBot\x12\x1e.mizerka.v1.RegisterBotRequest\x1a\x1f.mizerka.v1.RegisterBotResponse\x12N\n\x0b\x43reateMatch\x12\x1e.mizerka.v1.CreateMatchRequest\x1a\x1f.mizerka.v1.CreateMatchResponse\x12\x45\n\x08GetMatch\x12\x1b.mizerka.v1.GetMatchRequest\x1a\x1c.mizerka.v1.GetMatchResponse\x12N\n\x0bListMatches\x12\x1e.mizerka.v1.ListMatchesRequest\x1a\x1f.mizerka.v1.ListMatchesResponse\x12H\n\tWaitMatch\x12\x1c.mizerka.v1.WaitMatchRequest\x1a\x1d.mizerka.v1.WaitMatchResponse\x12?\n\x06GetBot\x12\x19.mizerka.v1.GetBotRequest\x1a\x1a.mizerka.v1.GetBotResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16mizerka/v1/arena.proto\x12\nmizerka.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x15mizerka/v1/game.proto\"\"\n\x12RegisterBotRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"4\n\x13RegisterBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"J\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\r\x12\x0e\n\x06\x62ot_id\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12\x11\n\tforfeited\x18\x04 \x01(\x08\"\xe8\x01\n\x12\x43reateMatchRequest\x12\x0e\n\x06preset\x18\x01 \x01(\t\x12(\n\x07options\x18\x02 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x13\n\tseed_text\x18\x03 \x01(\tH\x00\x12\x15\n\x0bseed_number\x18\x04 \x01(\x04H\x00\x12\r\n\x05games\x18\x05 \x01(\r\x12 \n\x05\x63lock\x18\x06 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12\r\n\x05seats\x18\x07 \x03(\t\x12\x15\n\rforfeit_seats\x18\x08 \x03(\r\x12\r\n\x05group\x18\t \x01(\tB\x06\n\x04seed\"I\n\x13\x43reateMatchResponse\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12 \n\x05match\x18\x02 \x01(\x0b\x32\x11.mizerka.v1.Match\"\x94\x01\n\x0bGameSummary\x12\x13\n\x0bgame_number\x18\x01 \x01(\r\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x0e\n\x06totals\x18\x03 \x03(\x11\x12%\n\x05seats\x18\x04 \x03(\x0b\x32\x16.mizerka.v1.SeatRecord\x12\'\n\x07results\x18\x05 \x03(\x0b\x32\x16.mizerka.v1.DealResult\"\xb5\x03\n\x05Match\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\'\n\x06status\x18\x02 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12$\n\x07ruleset\x18\x03 \x01(\x0b\x32\x13.mizerka.v1.Ruleset\x12(\n\x07options\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x0c\n\x04seed\x18\x05 \x01(\t\x12\r\n\x05games\x18\x06 \x01(\r\x12 \n\x05\x63lock\x18\x07 \x01(\x0b\x32\x11.mizerka.v1.Clock\x12$\n\x05seats\x18\x08 \x03(\x0b\x32\x15.mizerka.v1.MatchSeat\x12(\n\x07results\x18\t \x03(\x0b\x32\x17.mizerka.v1.GameSummary\x12\x14\n\x0c\x61\x62ort_reason\x18\n \x01(\t\x12/\n\x0b\x63reate_time\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12,\n\x08\x65nd_time\x18\x0c \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\r\n\x05group\x18\r \x01(\t\x12\x0e\n\x06sealed\x18\x0e \x01(\x08\"#\n\x0fGetMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\"4\n\x10GetMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\"d\n\x12ListMatchesRequest\x12\'\n\x06status\x18\x01 \x01(\x0e\x32\x17.mizerka.v1.MatchStatus\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"R\n\x13ListMatchesResponse\x12\"\n\x07matches\x18\x01 \x03(\x0b\x32\x11.mizerka.v1.Match\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"8\n\x10WaitMatchRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x12\n\ntimeout_ms\x18\x02 \x01(\r\"H\n\x11WaitMatchResponse\x12 \n\x05match\x18\x01 \x01(\x0b\x32\x11.mizerka.v1.Match\x12\x11\n\ttimed_out\x18\x02 \x01(\x08\"\x1f\n\rGetBotRequest\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\"U\n\x0eGetBotResponse\x12\x0e\n\x06\x62ot_id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x0f\n\x07streams\x18\x03 \x01(\r\x12\x14\n\x0cidle_streams\x18\x04 \x01(\r\"9\n\x15PublishMatchesRequest\x12\r\n\x05group\x18\x01 \x01(\t\x12\x11\n\tmatch_ids\x18\x02 \x03(\t\"+\n\x16PublishMatchesResponse\x12\x11\n\tpublished\x18\x01 \x01(\r*\x94\x01\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14MATCH_STATUS_PENDING\x10\x01\x12\x18\n\x14MATCH_STATUS_RUNNING\x10\x02\x12\x19\n\x15MATCH_STATUS_FINISHED\x10\x03\x12\x18\n\x14MATCH_STATUS_ABORTED\x10\x04\x32\xa2\x04\n\x05\x41rena\x12N\n\x0bRegisterBot\x12\x1e.mizerka.v1.RegisterBotRequest\x1a\x1f.mizerka.v1.RegisterBotResponse\x12N\n\x0b\x43reateMatch\x12\x1e.mizerka.v1.CreateMatchRequest\x1a\x1f.mizerka.v1.CreateMatchResponse\x12\x45\n\x08GetMatch\x12\x1b.mizerka.v1.GetMatchRequest\x1a\x1c.mizerka.v1.GetMatchResponse\x12N\n\x0bListMatches\x12\x1e.mizerka.v1.ListMatchesRequest\x1a\x1f.mizerka.v1.ListMatchesResponse\x12H\n\tWaitMatch\x12\x1c.mizerka.v1.WaitMatchRequest\x1a\x1d.mizerka.v1.WaitMatchResponse\x12?\n\x06GetBot\x12\x19.mizerka.v1.GetBotRequest\x1a\x1a.mizerka.v1.GetBotResponse\x12W\n\x0ePublishMatches\x12!.mizerka.v1.PublishMatchesRequest\x1a\".mizerka.v1.PublishMatchesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'mizerka.v1.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MATCHSTATUS']._serialized_start=1675
-  _globals['_MATCHSTATUS']._serialized_end=1823
+  _globals['_MATCHSTATUS']._serialized_start=1825
+  _globals['_MATCHSTATUS']._serialized_end=1973
   _globals['_REGISTERBOTREQUEST']._serialized_start=124
   _globals['_REGISTERBOTREQUEST']._serialized_end=158
   _globals['_REGISTERBOTRESPONSE']._serialized_start=160
@@ -43,29 +43,33 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_MATCHSEAT']._serialized_start=214
   _globals['_MATCHSEAT']._serialized_end=288
   _globals['_CREATEMATCHREQUEST']._serialized_start=291
-  _globals['_CREATEMATCHREQUEST']._serialized_end=508
-  _globals['_CREATEMATCHRESPONSE']._serialized_start=510
-  _globals['_CREATEMATCHRESPONSE']._serialized_end=583
-  _globals['_GAMESUMMARY']._serialized_start=586
-  _globals['_GAMESUMMARY']._serialized_end=734
-  _globals['_MATCH']._serialized_start=737
-  _globals['_MATCH']._serialized_end=1143
-  _globals['_GETMATCHREQUEST']._serialized_start=1145
-  _globals['_GETMATCHREQUEST']._serialized_end=1180
-  _globals['_GETMATCHRESPONSE']._serialized_start=1182
-  _globals['_GETMATCHRESPONSE']._serialized_end=1234
-  _globals['_LISTMATCHESREQUEST']._serialized_start=1236
-  _globals['_LISTMATCHESREQUEST']._serialized_end=1336
-  _globals['_LISTMATCHESRESPONSE']._serialized_start=1338
-  _globals['_LISTMATCHESRESPONSE']._serialized_end=1420
-  _globals['_WAITMATCHREQUEST']._serialized_start=1422
-  _globals['_WAITMATCHREQUEST']._serialized_end=1478
-  _globals['_WAITMATCHRESPONSE']._serialized_start=1480
-  _globals['_WAITMATCHRESPONSE']._serialized_end=1552
-  _globals['_GETBOTREQUEST']._serialized_start=1554
-  _globals['_GETBOTREQUEST']._serialized_end=1585
-  _globals['_GETBOTRESPONSE']._serialized_start=1587
-  _globals['_GETBOTRESPONSE']._serialized_end=1672
-  _globals['_ARENA']._serialized_start=1826
-  _globals['_ARENA']._serialized_end=2283
+  _globals['_CREATEMATCHREQUEST']._serialized_end=523
+  _globals['_CREATEMATCHRESPONSE']._serialized_start=525
+  _globals['_CREATEMATCHRESPONSE']._serialized_end=598
+  _globals['_GAMESUMMARY']._serialized_start=601
+  _globals['_GAMESUMMARY']._serialized_end=749
+  _globals['_MATCH']._serialized_start=752
+  _globals['_MATCH']._serialized_end=1189
+  _globals['_GETMATCHREQUEST']._serialized_start=1191
+  _globals['_GETMATCHREQUEST']._serialized_end=1226
+  _globals['_GETMATCHRESPONSE']._serialized_start=1228
+  _globals['_GETMATCHRESPONSE']._serialized_end=1280
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1282
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1382
+  _globals['_LISTMATCHESRESPONSE']._serialized_start=1384
+  _globals['_LISTMATCHESRESPONSE']._serialized_end=1466
+  _globals['_WAITMATCHREQUEST']._serialized_start=1468
+  _globals['_WAITMATCHREQUEST']._serialized_end=1524
+  _globals['_WAITMATCHRESPONSE']._serialized_start=1526
+  _globals['_WAITMATCHRESPONSE']._serialized_end=1598
+  _globals['_GETBOTREQUEST']._serialized_start=1600
+  _globals['_GETBOTREQUEST']._serialized_end=1631
+  _globals['_GETBOTRESPONSE']._serialized_start=1633
+  _globals['_GETBOTRESPONSE']._serialized_end=1718
+  _globals['_PUBLISHMATCHESREQUEST']._serialized_start=1720
+  _globals['_PUBLISHMATCHESREQUEST']._serialized_end=1777
+  _globals['_PUBLISHMATCHESRESPONSE']._serialized_start=1779
+  _globals['_PUBLISHMATCHESRESPONSE']._serialized_end=1822
+  _globals['_ARENA']._serialized_start=1976
+  _globals['_ARENA']._serialized_end=2522
 # @@protoc_insertion_point(module_scope)

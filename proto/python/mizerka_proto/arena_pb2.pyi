@@ -52,7 +52,7 @@ class MatchSeat(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., bot_id: _Optional[str] = ..., name: _Optional[str] = ..., forfeited: _Optional[bool] = ...) -> None: ...
 
 class CreateMatchRequest(_message.Message):
-    __slots__ = ("preset", "options", "seed_text", "seed_number", "games", "clock", "seats", "forfeit_seats")
+    __slots__ = ("preset", "options", "seed_text", "seed_number", "games", "clock", "seats", "forfeit_seats", "group")
     PRESET_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SEED_TEXT_FIELD_NUMBER: _ClassVar[int]
@@ -61,6 +61,7 @@ class CreateMatchRequest(_message.Message):
     CLOCK_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     FORFEIT_SEATS_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
     preset: str
     options: _struct_pb2.Struct
     seed_text: str
@@ -69,7 +70,8 @@ class CreateMatchRequest(_message.Message):
     clock: _game_pb2.Clock
     seats: _containers.RepeatedScalarFieldContainer[str]
     forfeit_seats: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, preset: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed_text: _Optional[str] = ..., seed_number: _Optional[int] = ..., games: _Optional[int] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., forfeit_seats: _Optional[_Iterable[int]] = ...) -> None: ...
+    group: str
+    def __init__(self, preset: _Optional[str] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed_text: _Optional[str] = ..., seed_number: _Optional[int] = ..., games: _Optional[int] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., seats: _Optional[_Iterable[str]] = ..., forfeit_seats: _Optional[_Iterable[int]] = ..., group: _Optional[str] = ...) -> None: ...
 
 class CreateMatchResponse(_message.Message):
     __slots__ = ("match_id", "match")
@@ -94,7 +96,7 @@ class GameSummary(_message.Message):
     def __init__(self, game_number: _Optional[int] = ..., finished: _Optional[bool] = ..., totals: _Optional[_Iterable[int]] = ..., seats: _Optional[_Iterable[_Union[_game_pb2.SeatRecord, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[_game_pb2.DealResult, _Mapping]]] = ...) -> None: ...
 
 class Match(_message.Message):
-    __slots__ = ("match_id", "status", "ruleset", "options", "seed", "games", "clock", "seats", "results", "abort_reason", "create_time", "end_time")
+    __slots__ = ("match_id", "status", "ruleset", "options", "seed", "games", "clock", "seats", "results", "abort_reason", "create_time", "end_time", "group", "sealed")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
@@ -107,6 +109,8 @@ class Match(_message.Message):
     ABORT_REASON_FIELD_NUMBER: _ClassVar[int]
     CREATE_TIME_FIELD_NUMBER: _ClassVar[int]
     END_TIME_FIELD_NUMBER: _ClassVar[int]
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    SEALED_FIELD_NUMBER: _ClassVar[int]
     match_id: str
     status: MatchStatus
     ruleset: _game_pb2.Ruleset
@@ -119,7 +123,9 @@ class Match(_message.Message):
     abort_reason: str
     create_time: _timestamp_pb2.Timestamp
     end_time: _timestamp_pb2.Timestamp
-    def __init__(self, match_id: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[str] = ..., games: _Optional[int] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[MatchSeat, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., abort_reason: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+    group: str
+    sealed: bool
+    def __init__(self, match_id: _Optional[str] = ..., status: _Optional[_Union[MatchStatus, str]] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ..., options: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., seed: _Optional[str] = ..., games: _Optional[int] = ..., clock: _Optional[_Union[_game_pb2.Clock, _Mapping]] = ..., seats: _Optional[_Iterable[_Union[MatchSeat, _Mapping]]] = ..., results: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., abort_reason: _Optional[str] = ..., create_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., end_time: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., group: _Optional[str] = ..., sealed: _Optional[bool] = ...) -> None: ...
 
 class GetMatchRequest(_message.Message):
     __slots__ = ("match_id",)
@@ -184,3 +190,17 @@ class GetBotResponse(_message.Message):
     streams: int
     idle_streams: int
     def __init__(self, bot_id: _Optional[str] = ..., name: _Optional[str] = ..., streams: _Optional[int] = ..., idle_streams: _Optional[int] = ...) -> None: ...
+
+class PublishMatchesRequest(_message.Message):
+    __slots__ = ("group", "match_ids")
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    match_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, group: _Optional[str] = ..., match_ids: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class PublishMatchesResponse(_message.Message):
+    __slots__ = ("published",)
+    PUBLISHED_FIELD_NUMBER: _ClassVar[int]
+    published: int
+    def __init__(self, published: _Optional[int] = ...) -> None: ...

@@ -65,6 +65,11 @@ class ArenaStub:
                 request_serializer=mizerka_dot_v1_dot_arena__pb2.GetBotRequest.SerializeToString,
                 response_deserializer=mizerka_dot_v1_dot_arena__pb2.GetBotResponse.FromString,
                 _registered_method=True)
+        self.PublishMatches = channel.unary_unary(
+                '/mizerka.v1.Arena/PublishMatches',
+                request_serializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesRequest.SerializeToString,
+                response_deserializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -116,6 +121,15 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PublishMatches(self, request, context):
+        """Make the full records of sealed matches public (CreateMatchRequest.group): every match of a
+        group, and/or matches by id. A match still running becomes public when it ends. Publishing is
+        final. An unknown match id: NOT_FOUND, and nothing is published.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -148,6 +162,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.GetBot,
                     request_deserializer=mizerka_dot_v1_dot_arena__pb2.GetBotRequest.FromString,
                     response_serializer=mizerka_dot_v1_dot_arena__pb2.GetBotResponse.SerializeToString,
+            ),
+            'PublishMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.PublishMatches,
+                    request_deserializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesRequest.FromString,
+                    response_serializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -313,6 +332,33 @@ class Arena:
             '/mizerka.v1.Arena/GetBot',
             mizerka_dot_v1_dot_arena__pb2.GetBotRequest.SerializeToString,
             mizerka_dot_v1_dot_arena__pb2.GetBotResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PublishMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/mizerka.v1.Arena/PublishMatches',
+            mizerka_dot_v1_dot_arena__pb2.PublishMatchesRequest.SerializeToString,
+            mizerka_dot_v1_dot_arena__pb2.PublishMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -54,8 +54,16 @@ class RefereeServicer:
     def Play(self, request_iterator, context):
         """One seat's conversation with the referee, for as many games as the referee seats it in.
         The first message must be Hello; otherwise the stream ends with status FAILED_PRECONDITION.
-        An unknown token ends it with UNAUTHENTICATED; a message larger than
-        Welcome.max_message_bytes with RESOURCE_EXHAUSTED. Between games the stream stays open and idle
+        Statuses that end the stream early:
+        UNAUTHENTICATED     the token is unknown;
+        DEADLINE_EXCEEDED   no Hello within the referee's Hello timeout (`mizerka serve
+        --hello-timeout-s`, 10 s by default) of opening the stream;
+        RESOURCE_EXHAUSTED  a message larger than Welcome.max_message_bytes; more Play streams for
+        this bot than the referee allows at once (--max-streams-per-bot, 64 by
+        default); too many messages sent without being asked (Actions while no
+        decision of yours is pending; --max-unasked-messages, 256 by default);
+        or too many messages left unread by the bot (it does not read its stream).
+        The status details say which. Between games the stream stays open and idle
         until the referee seats it in another game; the bot may close its side between games to leave.
         Closing (or losing) the stream during a game makes the seat DISCONNECTED: the referee plays its
         remaining decisions with the default action.
@@ -65,8 +73,12 @@ class RefereeServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Watch(self, request, context):
-        """Follow one match as a spectator. A live match sends public information only; a finished (or
-        aborted) match sends its full record, hands and talons included. Unknown match id: NOT_FOUND.
+        """Follow one match as a spectator. A live match sends public information only. A match that has
+        ended sends its full record, hands and talons included, only once it is public: a match created
+        without CreateMatchRequest.group is public when it ends; one with a group (every league match)
+        when the admin publishes it (Arena.PublishMatches; a league when it has finished). Until then
+        an ended match sends only what a spectator saw. The admin gets full records at any time by
+        sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

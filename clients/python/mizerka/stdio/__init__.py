@@ -29,11 +29,14 @@ again and opens a new stream for the next game, and gives up after ``max_restart
 row without a finished game. A silent program is left to the referee's clock. The program's stderr
 goes to the bridge's stderr.
 
-The package's modules, one job each: :mod:`~mizerka.stdio.codec` (proto <-> JSON lines, no I/O),
-:mod:`~mizerka.stdio.program` (the child process), :mod:`~mizerka.stdio.bridge` (a Play stream <->
-its program, on the SDK's runner) and :mod:`~mizerka.stdio.cli` (the command line). The names
-below are re-exported here, so ``from mizerka import stdio; stdio.decide_line(...)`` works. It does
-not import the server; it needs only the SDK (grpcio, protobuf).
+The package's modules, one job each, each importing only those listed before it:
+:mod:`~mizerka.stdio.codec` (proto <-> JSON lines, pure functions), :mod:`~mizerka.stdio.translate`
+(one conversation's state: which turn owes an answer, how a faulty line is judged; no I/O, also
+driven by the offline stdio seats), :mod:`~mizerka.stdio.program` (the child process),
+:mod:`~mizerka.stdio.bridge` (a Play stream <-> its program, on the SDK's runner) and
+:mod:`~mizerka.stdio.cli` (the command line). The names below are only re-exported here, so
+``from mizerka import stdio; stdio.decide_line(...)`` works. It does not import the server; it
+needs only the SDK (grpcio, protobuf).
 """
 
 from mizerka.stdio.bridge import StdioStats, run_stdio, run_stdio_async
@@ -46,6 +49,7 @@ from mizerka.stdio.codec import (
     bridge_error_line,
     clock_json,
     decide_line,
+    dump_line,
     error_line,
     event_line,
     game_end_line,
@@ -55,25 +59,32 @@ from mizerka.stdio.codec import (
     ruleset_json,
     view_json,
 )
-from mizerka.stdio.program import LINE_LIMIT
+from mizerka.stdio.program import ENV_PROTOCOL, LINE_LIMIT, program_env
+from mizerka.stdio.translate import LineCounts, Reply, Translator
 
 __all__ = [
+    "ENV_PROTOCOL",
     "LINE_LIMIT",
     "PROTOCOL",
+    "LineCounts",
     "LineError",
+    "Reply",
     "StdioStats",
+    "Translator",
     "action_from_line",
     "answer_json",
     "bridge_error_line",
     "build_parser",
     "clock_json",
     "decide_line",
+    "dump_line",
     "error_line",
     "event_line",
     "game_end_line",
     "game_start_line",
     "hello_line",
     "main",
+    "program_env",
     "result_json",
     "ruleset_json",
     "run_stdio",

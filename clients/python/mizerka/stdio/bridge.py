@@ -1,6 +1,7 @@
 """The bridge between a Play stream and a program: the SDK's runner (:mod:`mizerka.runtime`) owns
-the streams (reconnects, parallel streams, game counting); a :class:`_Bridge` per stream turns the
-referee's messages into lines for the program and the program's answer lines into Actions."""
+the streams (reconnects, parallel streams, game counting); a :class:`_Bridge` per stream owns the
+program's process (:mod:`~mizerka.stdio.program`, restarts) and moves lines and messages between the
+two through its :class:`~mizerka.stdio.translate.Translator`, which decides what they say."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
+from mizerka.connection import Tls
 from mizerka.runtime import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Backoff,
@@ -20,22 +22,14 @@ from mizerka.runtime import (
     StreamHandler,
     StreamStats,
     _Runner,
+    connection_settings,
     launch_settings,
     parallel_setting,
 )
-from mizerka.stdio.codec import (
-    PROTOCOL,
-    LineError,
-    action_from_line,
-    bridge_error_line,
-    decide_line,
-    error_line,
-    event_line,
-    game_end_line,
-    game_start_line,
-)
-from mizerka.stdio.program import Program, Transcript
-from mizerka_proto import events_pb2, game_pb2, referee_pb2
+from mizerka.stdio.codec import PROTOCOL
+from mizerka.stdio.program import Program, Transcript, program_env
+from mizerka.stdio.translate import LineCounts, Translator
+from mizerka_proto import referee_pb2
 
 __all__ = ["StdioStats", "run_stdio", "run_stdio_async"]
 
@@ -46,14 +40,10 @@ _RESTART = Backoff(0.2, 5.0)
 
 
 @dataclass
-class StdioStats(StreamStats):
-    """What a bridge run did (filled in as it goes)."""
+class StdioStats(LineCounts, StreamStats):
+    """What a bridge run did (filled in as it goes): the runner's counts, the translators' counts
+    (one :class:`LineCounts` shared by every stream) and the program restarts."""
 
-    decisions: int = 0  #: decide lines written
-    answers: int = 0  #: answer lines forwarded to the referee as Actions
-    refusals: int = 0  #: refusals by the referee (error lines with source "referee")
-    garbage: int = 0  #: program lines the bridge could not read as an answer
-    stale: int = 0  #: answers for a turn that was not pending (not sent)
     restarts: int = 0  #: program processes started again after one exited
 
 
@@ -73,19 +63,15 @@ class _Launch:
 
 
 class _Bridge(StreamHandler):
-    """One Play stream's program, across reconnects and restarts, and the turn it owes an answer."""
+    """One Play stream's program, across reconnects and restarts; its :class:`Translator` turns the
+    referee's messages into lines and the program's lines into Actions."""
 
     def __init__(self, launch: _Launch, index: int) -> None:
         self.launch = launch
         self.index = index
         self.program: Program | None = None
         self.exits = 0  # program exits in a row without a finished game
-        self.match = ""
-        self.game_number = 0
-        self.seat = 0
-        self.strikes = 0
-        self.pending: int | None = None  # the turn awaiting an answer line
-        self.inflight: tuple[int, str | None] | None = None  # (turn, the bridge's note) sent, not judged yet
+        self.translator = Translator(launch.stats, launch.events)
 
     def hello(self) -> referee_pb2.Hello:
         return referee_pb2.Hello(name=self.launch.name, version=f"stdio/{PROTOCOL}",
@@ -114,18 +100,18 @@ class _Bridge(StreamHandler):
         self.program = program
 
     async def lost(self, in_game: bool, reason: str | None) -> None:
-        self.pending = self.inflight = None
+        game = self.translator.game
+        ended = self.translator.lost()
         if reason is not None:  # the stream dropped: the program is still there to be told
-            if in_game and self.program is not None:
-                self.program.send(game_end_line(referee_pb2.GameEnd(
-                    match_id=self.match, game_number=self.game_number, seat=self.seat, aborted=True,
-                    abort_reason="the connection to the referee was lost")))
+            if self.program is not None:
+                for line in ended:
+                    self.program.send(line)
             return
         code = await self.program.returncode() if self.program is not None else None
-        if in_game:
+        if game is not None:
             log.warning("stream %d: the program exited (code %s) during game %d of match %s: the stream is closed "
                         "and the referee plays the rest of that game for this seat", self.index, code,
-                        self.game_number, self.match)
+                        game.game_number, game.match_id)
         else:
             log.warning("stream %d: the program exited (code %s) between games", self.index, code)
 
@@ -133,119 +119,25 @@ class _Bridge(StreamHandler):
         if self.program is not None:
             await self.program.stop()
 
-    # -------------------------------------------------------------------- referee -> program
     async def handle(self, message: referee_pb2.RefereeMessage) -> Sequence[referee_pb2.BotMessage]:
         """Lines for the program; the answers go back through :meth:`pump`, never from here."""
         assert self.program is not None
-        program = self.program
-        which = message.WhichOneof("message")
-        inflight = self.inflight
-        if inflight is not None and not (which == "action_error" and message.action_error.turn == inflight[0]):
-            # Anything but a refusal after an answer means the referee accepted it.
-            if self.pending == inflight[0]:
-                self.pending = None
-            self.inflight = None
-        if which == "event_batch":
-            self._events(message.event_batch.events, program)
-        elif which == "decision_request":
-            d = message.decision_request
-            self._events(d.events, program)
-            self.pending = d.turn
-            self.inflight = None
-            self.launch.stats.decisions += 1
-            program.send(decide_line(d))
-        elif which == "action_error":
-            self._refused(message.action_error, program)
-        elif which == "game_start":
-            g = message.game_start
-            self.match, self.game_number, self.seat = g.match_id, g.game_number, g.seat
-            self.strikes = 0
-            self.pending = self.inflight = None
-            program.send(game_start_line(g))
-        elif which == "game_end":
-            self.pending = self.inflight = None
+        for line in self.translator.to_program(message):
+            self.program.send(line)
+        if message.WhichOneof("message") == "game_end":
             self.exits = 0
-            program.send(game_end_line(message.game_end))
         return ()
 
-    def _refused(self, e: referee_pb2.ActionError, program: Program) -> None:
-        self.strikes = e.strikes
-        note = None
-        if self.inflight is not None and e.turn == self.inflight[0]:
-            note = self.inflight[1]
-            self.inflight = None
-            if not e.retry and self.pending == e.turn:
-                self.pending = None
-        if note is None:
-            self.launch.stats.refusals += 1
-            program.send(error_line(e))
-        else:  # a line the bridge could not read, refused by the referee as an empty Action
-            program.send(error_line(e, message=note, code="MALFORMED", source="bridge"))
-
-    def _events(self, events: Sequence[events_pb2.Event], program: Program) -> None:
-        for e in events:
-            which = e.WhichOneof("kind")
-            if which == "default_applied" and e.default_applied.turn == self.pending:
-                self.pending = None  # decided for the program: a later answer is stale
-            elif which == "strike_counted":
-                self.strikes = e.strike_counted.strikes
-            if self.launch.events:
-                program.send(event_line(e))
-
-    # -------------------------------------------------------------------- program -> referee
     async def pump(self, send: Callable[[referee_pb2.BotMessage], Awaitable[None]]) -> None:
-        """The program's answer lines to the referee as Actions; returns when the program is gone.
-
-        A line that is no answer while a decision is pending goes out as an empty Action, so the
-        referee's MALFORMED refusal, retry limit and clock apply; an answer for a turn that is not
-        pending is not sent, and the program gets a bridge error line."""
+        """The program's answer lines to the referee as Actions; returns when the program is gone."""
         assert self.program is not None
         program = self.program
         while (line := await program.lines.get()) is not None:
-            if not line.strip():
-                continue  # blank lines are harmless
-            action = self._checked(line, program)
-            if action is not None:
-                await send(referee_pb2.BotMessage(action=action))
-
-    def _checked(self, line: bytes, program: Program) -> game_pb2.Action | None:
-        """The Action to send for ``line``, or None after telling the program why nothing is sent."""
-        stats = self.launch.stats
-        try:
-            action: game_pb2.Action | None = action_from_line(line)
-            problem = None
-        except LineError as e:
-            action, problem = None, e
-        turn = action.turn if action is not None else problem.turn  # type: ignore[union-attr]
-        pending = self.pending
-        if pending is None or self.inflight is not None:
-            if action is None:
-                stats.garbage += 1
-                why = "nothing is pending" if pending is None else f"an answer to turn {pending} was already sent"
-                program.send(bridge_error_line(turn, "MALFORMED", f"{problem}; not sent ({why})", self.strikes))
-            elif pending is None:
-                stats.stale += 1
-                program.send(bridge_error_line(
-                    turn, "STALE_TURN", f"turn {turn} is not pending (nothing is): not sent", self.strikes))
-            else:
-                stats.stale += 1
-                program.send(bridge_error_line(
-                    turn, "NOT_EXPECTED", f"an answer to turn {pending} was already sent; answer again only "
-                    "after an error line with retry true: not sent", self.strikes))
-            return None
-        if turn is not None and turn != pending:
-            stats.stale += 1
-            program.send(bridge_error_line(
-                turn, "STALE_TURN", f"turn {turn} is not pending; the pending turn is {pending}: not sent",
-                self.strikes))
-            return None
-        if action is None:
-            stats.garbage += 1
-            self.inflight = (pending, f"{problem}")
-            return game_pb2.Action(turn=pending)  # no action set: the referee refuses it as MALFORMED
-        stats.answers += 1
-        self.inflight = (pending, None)
-        return action
+            reply = self.translator.from_program(line)
+            if reply.line is not None:
+                program.send(reply.line)
+            if reply.action is not None:
+                await send(referee_pb2.BotMessage(action=reply.action))
 
 
 # ------------------------------------------------------------------------------ running
@@ -263,23 +155,26 @@ async def run_stdio_async(
     max_reconnects: int | None = None,
     live_events: bool = False,
     stats: StdioStats | None = None,
+    tls: Tls | None = None,
 ) -> StdioStats:
     """Bridge ``command`` (one process per stream) to the referee until ``games`` games are over
-    (None: until cancelled). Raises :class:`RefereeRefused` or :class:`MizerkaError`."""
+    (None: until cancelled); ``tls`` as in :func:`mizerka.runtime.run_async`. Raises
+    :class:`RefereeRefused` or :class:`MizerkaError`."""
     if not command:
         raise MizerkaError("no program to run: give its command after --")
     if games is not None and games < 1:
         raise ValueError("games must be at least 1 (or None for no limit)")
     parallel = parallel_setting(parallel)
     server, token = launch_settings(server, token)
+    connection = connection_settings(server, tls)
     stats = stats if stats is not None else StdioStats()
     launch = _Launch(
-        command=list(command), env=dict(os.environ, MIZERKA_STDIO_PROTOCOL=str(PROTOCOL)),
+        command=list(command), env=program_env(),
         name=name or f"stdio:{os.path.basename(command[0])}", streams=parallel, events=events,
         live_events=live_events and events, max_restarts=max_restarts,
         transcript=Transcript(transcript) if transcript is not None else None, stats=stats,
     )
-    runner = _Runner(lambda index: _Bridge(launch, index), server, token, parallel, games, stats, Backoff(),
+    runner = _Runner(lambda index: _Bridge(launch, index), connection, token, parallel, games, stats, Backoff(),
                      max_reconnects, DEFAULT_MAX_MESSAGE_BYTES)
     await runner.run()
     return stats

@@ -10,7 +10,16 @@ import sys
 import time
 from collections.abc import Sequence
 
-from mizerka.runtime import DEFAULT_SERVER, ENV_PARALLEL, ENV_SERVER, ENV_TOKEN, MizerkaError, parallel_setting
+from mizerka.connection import add_tls_arguments, tls_from_arguments
+from mizerka.runtime import (
+    DEFAULT_SERVER,
+    ENV_PARALLEL,
+    ENV_SERVER,
+    ENV_TOKEN,
+    MizerkaError,
+    connection_settings,
+    parallel_setting,
+)
 from mizerka.stdio.bridge import run_stdio
 
 __all__ = ["build_parser", "main"]
@@ -23,7 +32,8 @@ def build_parser(prog: str = "mizerka-bot stdio") -> argparse.ArgumentParser:
         description="Play through a program that speaks the JSON Lines protocol of docs/stdio-protocol.md on "
         "its stdin and stdout: one process per Play stream, started as CMD ARGS...",
         epilog=f"Environment: {ENV_SERVER} (default {DEFAULT_SERVER}), {ENV_TOKEN} and {ENV_PARALLEL} (default 1); "
-        "flags override them. The program's stderr goes to this command's stderr.",
+        "flags override them; TLS settings come from MIZERKA_TLS* (see the TLS flags). The program's stderr goes "
+        "to this command's stderr.",
     )
     p.add_argument("--server", help=f"referee address HOST:PORT (default: ${ENV_SERVER} or {DEFAULT_SERVER})")
     p.add_argument("--token", help=f"the bot's token (default: ${ENV_TOKEN})")
@@ -42,6 +52,7 @@ def build_parser(prog: str = "mizerka-bot stdio") -> argparse.ArgumentParser:
     p.add_argument("--transcript", metavar="PATH",
                    help="append every line to PATH: 'N<' bridge to program, 'N>' program to bridge (N = stream)")
     p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
+    add_tls_arguments(p)
     p.add_argument("command", nargs=argparse.REMAINDER, metavar="CMD", help="the program and its arguments")
     return p
 
@@ -80,8 +91,10 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot stdio") -> 
     if args.max_restarts < 0:
         print(f"{prog}: error: --max-restarts must be at least 0", file=sys.stderr)
         return 2
+    tls = tls_from_arguments(args)
     try:
         parallel = parallel_setting(args.parallel)
+        connection_settings(args.server, tls)  # an unusable TLS setting is bad usage, like a bad --parallel
     except MizerkaError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
@@ -93,7 +106,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot stdio") -> 
     try:
         stats = run_stdio(command, args.server, args.token, parallel=parallel, games=args.games, name=args.name,
                           events=args.events, max_restarts=args.max_restarts, transcript=transcript,
-                          live_events=args.live_events)
+                          live_events=args.live_events, tls=tls)
     except MizerkaError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return 1

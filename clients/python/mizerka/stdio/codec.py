@@ -1,6 +1,7 @@
 """The stdio line protocol's codec: proto messages to JSON lines for the program, answer lines to
-Actions. Pure functions, no I/O: the bridge, the offline stdio seats (tournaments/local_bots.py) and the match-log tools
-(tournaments/logcli.py) all speak the protocol through them. Specified in docs/stdio-protocol.md.
+Actions. Pure functions, no I/O and no state: the conversation's state (which turn is pending) is
+kept by :mod:`mizerka.stdio.translate`, and the match-log tools (tournaments/logcli.py) render logs
+with these functions. Specified in docs/stdio-protocol.md.
 """
 
 from __future__ import annotations
@@ -8,7 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mizerka import __version__
+from google.protobuf import json_format
+
+from mizerka.version import __version__
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
 __all__ = [
@@ -19,6 +22,7 @@ __all__ = [
     "bridge_error_line",
     "clock_json",
     "decide_line",
+    "dump_line",
     "error_line",
     "event_line",
     "game_end_line",
@@ -210,6 +214,11 @@ def view_json(view: game_pb2.SeatView) -> dict[str, Any]:
     }
 
 
+def dump_line(obj: dict[str, Any]) -> str:
+    """A line as written to the program: compact JSON, then a newline (the protocol's framing)."""
+    return json.dumps(obj, separators=(",", ":")) + "\n"
+
+
 def hello_line(stream: int, streams: int) -> dict[str, Any]:
     return {"type": "hello", "protocol": PROTOCOL, "bridge": f"mizerka-stdio {__version__}", "stream": stream,
             "streams": streams}
@@ -267,8 +276,7 @@ def event_line(e: events_pb2.Event) -> dict[str, Any]:
         return head | {"turn": x.turn, "strikes": x.strikes, "max_strikes": x.max_strikes, "forfeited": x.forfeited}
     if which is None:
         return head | {"event": "unknown"}
-    from google.protobuf import json_format  # an event kind newer than this bridge: pass it on as it is
-
+    # An event kind newer than this bridge: pass it on as it is.
     return head | json_format.MessageToDict(getattr(e, which), preserving_proto_field_name=True)
 
 

@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import os
 from collections.abc import Sequence
 from typing import IO, Any
 
 from mizerka.runtime import MizerkaError
-from mizerka.stdio.codec import hello_line
+from mizerka.stdio.codec import PROTOCOL, dump_line, hello_line
 
-__all__ = ["LINE_LIMIT", "Program", "Transcript"]
+__all__ = ["ENV_PROTOCOL", "LINE_LIMIT", "Program", "Transcript", "program_env"]
 
 #: The longest line read from a program (bytes); a longer one is refused as MALFORMED.
 LINE_LIMIT = 1 << 20
+#: Set in every program's environment: the line protocol it is spoken to in.
+ENV_PROTOCOL = "MIZERKA_STDIO_PROTOCOL"
+
+
+def program_env() -> dict[str, str]:
+    """The environment a program starts in, online or offline: ours, plus :data:`ENV_PROTOCOL`."""
+    return dict(os.environ, **{ENV_PROTOCOL: str(PROTOCOL)})
 
 
 class Transcript:
@@ -63,7 +70,7 @@ class Program:
 
     def send(self, obj: dict[str, Any]) -> None:
         if not self.gone.is_set():
-            self.outbox.put_nowait(json.dumps(obj, separators=(",", ":")) + "\n")
+            self.outbox.put_nowait(dump_line(obj))
 
     async def _read(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None

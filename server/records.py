@@ -1,0 +1,129 @@
+"""Match records as the Arena and Watch give them out, and who may see which.
+
+A match's full record (hands, talons, exchanges, its seed) tells every deal. It is the admin's
+until the match is public (:attr:`server.store.MatchRow.public`): an ungrouped match once it has
+ended, a match of a group (a league's) only once the admin publishes the group, because another
+match of the group may be dealt the same cards and still be running. Everyone else sees what a
+spectator of a live game sees. The functions here block on the store; the service runs them in a
+worker thread.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from google.protobuf import timestamp_pb2
+
+from mizerka_proto import arena_pb2, game_pb2, referee_pb2
+from server import matchlog, protocol, wire_events
+from server.engine.game import Game
+from server.engine.rules import load_ruleset
+from server.engine.views import FULL, SPECTATOR, project, project_events
+from server.logverify import replay_log
+from server.settings import ClockSettings
+from server.store import ABORTED, FINISHED, PENDING, RUNNING, Bot, MatchRow, Store
+
+BEARER = "Bearer "
+STATUS = {
+    PENDING: arena_pb2.MATCH_STATUS_PENDING,
+    RUNNING: arena_pb2.MATCH_STATUS_RUNNING,
+    FINISHED: arena_pb2.MATCH_STATUS_FINISHED,
+    ABORTED: arena_pb2.MATCH_STATUS_ABORTED,
+}
+Cached = Callable[[int], Game | None]
+
+
+def is_admin(metadata: Iterable[tuple[str, Any]] | None, admin_token: str) -> bool:
+    """True when the call carries exactly one ``authorization: Bearer <admin token>``. A bare token,
+    another scheme or two authorization entries are refused; the comparison takes the same time
+    whatever the guess (bytes: ``compare_digest`` refuses non-ASCII text)."""
+    given = [v for k, v in metadata or () if k.lower() == "authorization"]
+    if len(given) != 1 or not admin_token:
+        return False
+    value = given[0].decode("utf-8", "replace") if isinstance(given[0], bytes) else str(given[0])
+    if not value.startswith(BEARER):
+        return False
+    return hmac.compare_digest(value[len(BEARER):].encode(), admin_token.encode())
+
+
+def bot_names(store: Store, row: MatchRow) -> list[str]:
+    """The seated bots' registered names, in seat order."""
+    return [(store.bot(b) or Bot(b, b)).name for b in row.seats]
+
+
+def replay_stored(store: Store, row: MatchRow, index: int) -> Game:
+    """Rebuild a stored game by re-executing its log through the engine (the log is the truth),
+    dealt from the game's own stored seed."""
+    entries = [matchlog.entry_from_json(d) for d in store.game_log(row.id, index) or []]
+    seed = next((r["seed"] for r in row.results if r["game_index"] == index), f"{row.seed}/{index}")
+    return replay_log(load_ruleset(row.preset, row.options), seed, entries)
+
+
+def finished_updates(store: Store, row: MatchRow, full: bool, cached: Cached) -> list[referee_pb2.WatchUpdate]:
+    """One update per finished game of ``row``: its full record when ``full``, else only what a
+    spectator saw (no hand, talon, discard or seed)."""
+    rules = load_ruleset(row.preset, row.options)
+    names = bot_names(store, row)
+    ruleset = protocol.ruleset_to_proto(rules)
+    audience = FULL if full else SPECTATOR
+    out = []
+    for i, result in enumerate(row.results):
+        index = result["game_index"]
+        game = cached(index) or replay_stored(store, row, index)
+        events = project_events(game, audience)
+        out.append(referee_pb2.WatchUpdate(
+            match_id=row.id, game_number=index, full=full, names=names, ruleset=ruleset,
+            view=protocol.view_to_proto(project(game, audience), names),
+            events=wire_events.EventEncoder(rules).encode_all(events),
+            deals=wire_events.deal_records_from_events(events) if full else [],
+            game_over=True, match_over=i == len(row.results) - 1,
+        ))
+    return out
+
+
+def _timestamp(t: float | None) -> timestamp_pb2.Timestamp | None:
+    if t is None:
+        return None
+    ts = timestamp_pb2.Timestamp()
+    ts.FromNanoseconds(int(t * 1e9))
+    return ts
+
+
+def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
+    """The admin's view of a match (seed included)."""
+    rules = load_ruleset(row.preset, row.options)
+    names = dict(zip(row.seats, bot_names(store, row)))
+    results = []
+    for r in row.results:
+        seats = [
+            game_pb2.SeatRecord(
+                seat=s, name=names[row.seats[s]], total=r["totals"][s], rank=r["ranks"][s], timeouts=rec["timeouts"],
+                refusals=rec["refusals"] + rec["malformed"], defaults_applied=rec["defaults"],
+                forfeited=rec["forfeited"], disconnected=rec["disconnected"],
+            )
+            for s, rec in enumerate(r["seats"])
+        ]
+        deals = protocol.results_to_proto(matchlog.result_from_json(d) for d in r["deals"])
+        results.append(arena_pb2.GameSummary(game_number=r["game_index"], finished=True, totals=r["totals"], seats=seats, results=deals))
+    return arena_pb2.Match(
+        match_id=row.id, status=STATUS[row.status], ruleset=protocol.ruleset_to_proto(rules),
+        options=protocol.options_to_struct(row.options), seed=row.seed, games=row.games,
+        clock=protocol.clock_to_proto(ClockSettings(**row.clock)),
+        seats=[arena_pb2.MatchSeat(seat=s, bot_id=b, name=names[b], forfeited=s in row.forfeits) for s, b in enumerate(row.seats)],
+        results=results, abort_reason=row.error or "", create_time=_timestamp(row.created_at),
+        end_time=_timestamp(row.finished_at), group=row.match_group or "", sealed=bool(row.sealed),
+    )
+
+
+def fresh_match_proto(store: Store, match_id: str) -> arena_pb2.Match | None:
+    """The match as stored now, for the admin; None if unknown."""
+    row = store.match(match_id)
+    return None if row is None else match_to_proto(store, row)
+
+
+def page(store: Store, status: str | None, size: int, offset: int) -> tuple[list[arena_pb2.Match], bool]:
+    """A page of matches, newest first, and whether more follow."""
+    rows = store.list_matches(status, size + 1, offset)
+    return [match_to_proto(store, store.match(r.id) or r) for r in rows[:size]], len(rows) > size

@@ -1,0 +1,341 @@
+"""Play streams as seats: :func:`play` runs one stream from its Hello to its end; an accepted stream
+is a :class:`StreamSeat` (a SeatPort) that waits in the :class:`Lobby` until a match takes it.
+
+No bot can stall the arena through its streams (docs/protocol.md, "Limits"):
+
+- One reader task per stream; the referee times out on the seat's queue, never on
+  ``context.read()`` (a timeout there breaks the stream). Outgoing messages go through a writer
+  task, so the referee never waits on a bot's reading.
+- Only what arrives while the referee asks this seat reaches its queue. The reader answers the rest
+  itself, at once: an Action while no decision of this seat is pending gets NOT_YOUR_TURN (a turn
+  never asked of it) or STALE_TURN (a turn already settled); anything between games NOT_EXPECTED.
+- A bot that sends more than ``StreamLimits.max_unasked_messages`` messages without being asked (no
+  DecisionRequest and no ActionError with retry in between), or leaves more than
+  ``StreamSeat.MAX_BACKLOG`` messages unread, is cut off with RESOURCE_EXHAUSTED; to the match that
+  is a disconnect like any other.
+- A stream must send Hello within ``StreamLimits.hello_timeout_s`` (else DEADLINE_EXCEEDED); a bot
+  holds at most ``StreamLimits.max_streams_per_bot`` streams (else RESOURCE_EXHAUSTED).
+- Every refusal and cut-off is logged with the peer, rate-limited per host (:class:`RateLimitedLog`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import grpc
+import structlog
+
+from mizerka_proto import referee_pb2
+from server.logs import RateLimitedLog, peer_host
+from server.referee.session import NOT_EXPECTED, STALE_TURN, Disconnected
+from server.settings import StreamLimits
+from server.store import Bot, Store
+
+log = structlog.get_logger("service")
+
+VERSION = "0.1.0"
+MAX_MESSAGE_BYTES = 64 * 1024
+NOT_YOUR_TURN = "NOT_YOUR_TURN"
+_CLOSED = object()
+
+
+class StreamSeat:
+    """An authenticated Play stream as a SeatPort, with the hooks GameRunner calls around each ask
+    (:meth:`turn_started`, :meth:`turn_settled`)."""
+
+    MAX_BACKLOG = 1024  # unread messages to the bot; above max_unasked_messages, as each unasked message may get an answer
+
+    def __init__(self, context: grpc.aio.ServicerContext, bot: Bot, version: str, limits: StreamLimits | None = None,
+                 refusals: RateLimitedLog | None = None, peer: str = "") -> None:
+        self.context = context
+        self.bot = bot
+        self.version = version
+        self.limits = limits or StreamLimits()
+        self.refusals = refusals or RateLimitedLog(log)
+        self.peer = peer
+        self.hello_name = ""  # Hello.name, for match logs
+        self.live_events = False
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()  # what arrived while asked; never above max_unasked_messages
+        self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
+        self.closed = asyncio.Event()
+        self.ended: tuple[grpc.StatusCode, str] | None = None  # the status the stream is cut off with
+        self.in_game = False
+        self.asked = False  # the referee waits for this seat's answer
+        self.issued = 0  # the latest turn this seat was asked in the current game
+        self.strikes = 0  # this seat's strikes in the current game, as of its last settled turn
+        self.out_of_turn = 0  # Actions answered STALE_TURN or NOT_YOUR_TURN here in the current game
+        self.unasked = 0  # messages read since the referee last asked for one
+
+    # ------------------------------------------------------------------------ the bot's side
+    async def write_loop(self) -> None:
+        try:
+            while True:
+                await self.context.write(await self.outbox.get())
+        except (grpc.RpcError, RuntimeError, asyncio.InvalidStateError, asyncio.CancelledError):
+            pass
+        finally:
+            self._close()
+
+    async def read_loop(self) -> None:
+        limit = self.limits.max_unasked_messages
+        try:
+            while True:
+                message = await self.context.read()
+                if message == grpc.aio.EOF:
+                    break
+                self.unasked += 1
+                if self.unasked > limit or self.queue.qsize() >= limit:
+                    self.cut_off(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                 f"this bot sent more than {limit} messages without being asked (no DecisionRequest "
+                                 "or ActionError with retry in between); send one Action per request",
+                                 "bot cut off: it sent too many messages without being asked", limit=limit)
+                    break
+                if self.asked:
+                    self.queue.put_nowait(message)
+                else:
+                    self._answer_unasked(message)
+        except (grpc.RpcError, Disconnected, asyncio.CancelledError):
+            pass
+        finally:
+            self._close()
+
+    def _answer_unasked(self, message: referee_pb2.BotMessage) -> None:
+        """Refuse at once a message the referee did not ask for."""
+        turn = message.action.turn if message.WhichOneof("message") == "action" else 0
+        if not self.in_game:
+            code, text = NOT_EXPECTED, "nothing is pending for you: no game is running on this stream"
+        elif message.WhichOneof("message") != "action":
+            code, text = NOT_EXPECTED, "nothing is pending for you, and only Actions are answers (Hello comes first, once)"
+        elif 0 < turn <= self.issued:
+            code, text = STALE_TURN, f"turn {turn} is not pending: it was answered or decided for you already"
+        else:
+            code, text = NOT_YOUR_TURN, f"it is not your turn: turn {turn} was never asked of you; wait for your DecisionRequest"
+        if code != NOT_EXPECTED:
+            self.out_of_turn += 1
+        error = referee_pb2.ActionError(turn=turn, code=code, message=text, strikes=self.strikes if self.in_game else 0)
+        self.post(referee_pb2.RefereeMessage(action_error=error))
+
+    # ------------------------------------------------------------------------ the referee's side
+    async def send(self, message: referee_pb2.RefereeMessage) -> None:
+        self.post(message)
+
+    def post(self, message: referee_pb2.RefereeMessage) -> None:
+        """Queue ``message`` for the writer; raises Disconnected once the stream is gone."""
+        if self.closed.is_set():
+            raise Disconnected()
+        backlog = self.outbox.qsize()
+        if backlog >= self.MAX_BACKLOG:
+            self.cut_off(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                         f"{backlog} messages from the referee are waiting unread on this stream: read your stream",
+                         "bot cut off: it does not read its stream", backlog=backlog)
+            raise Disconnected()
+        if message.WhichOneof("message") == "action_error" and message.action_error.retry:
+            self.unasked = 0  # asked again
+        self.outbox.put_nowait(message)
+
+    async def receive(self) -> referee_pb2.BotMessage:
+        message = await self.queue.get()
+        if message is _CLOSED:
+            self.queue.put_nowait(_CLOSED)  # every later receive sees the end too
+            raise Disconnected()
+        return message
+
+    def turn_started(self, turn: int) -> None:
+        """The referee asks this seat for ``turn``: its DecisionRequest goes out next."""
+        self.asked, self.issued, self.unasked = True, max(self.issued, turn), 0
+
+    def turn_settled(self, strikes: int) -> None:
+        """The asked turn is settled (``strikes``: the seat's strikes now); whatever is still queued
+        came unasked and is answered now."""
+        self.asked, self.strikes = False, strikes
+        left = []
+        while not self.queue.empty():
+            left.append(self.queue.get_nowait())
+        for message in left:
+            if message is _CLOSED:
+                self.queue.put_nowait(_CLOSED)
+                return
+            with contextlib.suppress(Disconnected):
+                self._answer_unasked(message)
+
+    def start_game(self) -> None:
+        while not self.queue.empty():  # drop anything left from before this game
+            if self.queue.get_nowait() is _CLOSED:
+                self.queue.put_nowait(_CLOSED)
+                break
+        self.in_game, self.asked = True, False
+        self.issued = self.strikes = self.out_of_turn = 0
+
+    def end_game(self) -> None:
+        self.in_game = self.asked = False
+
+    # ------------------------------------------------------------------------ ending
+    def cut_off(self, code: grpc.StatusCode, details: str, event: str, **fields: Any) -> None:
+        """End the stream with ``code``: logged (rate-limited), the queue emptied, the referee told."""
+        if self.closed.is_set():
+            return
+        self.ended = (code, details)
+        self.refusals.warning((event, peer_host(self.peer)), event, peer=self.peer, bot=self.bot.name,
+                              bot_id=self.bot.id, code=code.name, **fields)
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self._close()
+
+    def _close(self) -> None:
+        self.closed.set()
+        self.queue.put_nowait(_CLOSED)
+
+
+class Lobby:
+    """Open streams and idle seats per bot; a match takes all its seats at once, so two matches
+    never deadlock."""
+
+    def __init__(self, limits: StreamLimits | None = None, refusals: RateLimitedLog | None = None) -> None:
+        self.limits = limits or StreamLimits()
+        self.refusals = refusals or RateLimitedLog(log)
+        self.idle: dict[str, list[StreamSeat]] = {}
+        self.streams: Counter[str] = Counter()  # open streams per bot, idle or not
+        self.changed = asyncio.Condition()
+
+    def open(self, bot_id: str) -> bool:
+        """Count a new stream for ``bot_id``; False (nothing counted) if it has the most allowed."""
+        if self.streams[bot_id] >= self.limits.max_streams_per_bot:
+            return False
+        self.streams[bot_id] += 1
+        return True
+
+    async def add(self, seat: StreamSeat) -> None:
+        """An opened stream, ready to be seated."""
+        async with self.changed:
+            self.idle.setdefault(seat.bot.id, []).append(seat)
+            self.changed.notify_all()
+
+    async def remove(self, seat: StreamSeat) -> None:
+        """An opened stream has ended."""
+        async with self.changed:
+            self.streams[seat.bot.id] -= 1
+            if self.streams[seat.bot.id] <= 0:
+                del self.streams[seat.bot.id]
+            with contextlib.suppress(ValueError):
+                self.idle.get(seat.bot.id, []).remove(seat)
+            if not self.idle.get(seat.bot.id, True):
+                del self.idle[seat.bot.id]
+
+    def _take(self, bot_ids: Sequence[str | None], partial: bool) -> list[StreamSeat | None] | None:
+        for seats in self.idle.values():
+            seats[:] = [s for s in seats if not s.closed.is_set()]
+        need = Counter(b for b in bot_ids if b is not None)
+        if not partial and any(len(self.idle.get(b, [])) < k for b, k in need.items()):
+            return None
+        out: list[StreamSeat | None] = []
+        for b in bot_ids:
+            pool = self.idle.get(b, []) if b is not None else []
+            out.append(pool.pop(0) if pool else None)
+        for s in out:
+            if s is not None:
+                s.start_game()
+        return out
+
+    async def acquire(self, bot_ids: Sequence[str | None], timeout_s: float) -> list[StreamSeat | None]:
+        """A stream for every seat (None: a seat not to fill); after ``timeout_s``, None for the
+        seats nobody came for."""
+        async with self.changed:
+            try:
+                async with asyncio.timeout(timeout_s):
+                    while (taken := self._take(bot_ids, partial=False)) is None:
+                        await self.changed.wait()
+                    return taken
+            except TimeoutError:
+                return self._take(bot_ids, partial=True)  # type: ignore[return-value]
+
+    async def release(self, seats: Sequence[StreamSeat | None]) -> None:
+        async with self.changed:
+            for s in seats:
+                if s is not None:
+                    s.end_game()
+                    if not s.closed.is_set():
+                        self.idle.setdefault(s.bot.id, []).append(s)
+            self.changed.notify_all()
+
+    def close_idle(self) -> None:
+        """End every idle stream with status OK (server shutdown)."""
+        for seats in self.idle.values():
+            for seat in seats:
+                seat.closed.set()
+
+
+# ---------------------------------------------------------------------------------- Play
+async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) -> None:
+    """Referee.Play: check the Hello, then keep the stream as a seat until either side ends it."""
+    limits, peer = lobby.limits, context.peer()
+    first = await _first_message(context, limits.hello_timeout_s)
+    if first is None:
+        await _refuse(lobby, context, grpc.StatusCode.DEADLINE_EXCEEDED,
+                      f"no Hello within {limits.hello_timeout_s:g} s of opening the stream: send Hello first",
+                      "stream refused: no Hello in time")
+    if first == grpc.aio.EOF:
+        return
+    if first.WhichOneof("message") != "hello":
+        await _refuse(lobby, context, grpc.StatusCode.FAILED_PRECONDITION,
+                      "the first message of a Play stream must be Hello", "stream refused: the first message is not Hello")
+    hello = first.hello
+    bot = store.bot_by_token(hello.token) if hello.token else None
+    if bot is None:
+        await _refuse(lobby, context, grpc.StatusCode.UNAUTHENTICATED,
+                      "unknown bot token: register the bot with Arena.RegisterBot and send its token in Hello",
+                      "authentication failed: unknown bot token", hello_name=hello.name[:100])
+    assert bot is not None
+    if not lobby.open(bot.id):
+        cap = limits.max_streams_per_bot
+        await _refuse(lobby, context, grpc.StatusCode.RESOURCE_EXHAUSTED,
+                      f"bot {bot.name!r} already has {cap} open Play streams, the most one bot may have here "
+                      f"(max_streams_per_bot = {cap}): close one first", "stream refused: too many streams for one bot",
+                      bot=bot.name, bot_id=bot.id, max_streams_per_bot=cap)
+    bound = log.bind(bot=bot.name, bot_id=bot.id)
+    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer)
+    seat.live_events = hello.live_events
+    seat.hello_name = hello.name  # kept for match logs (GameRunner reads it)
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        seat.post(referee_pb2.RefereeMessage(welcome=referee_pb2.Welcome(
+            bot_id=bot.id, name=bot.name, max_message_bytes=MAX_MESSAGE_BYTES, server_version=VERSION,
+        )))
+        bound.info("bot connected", version=hello.version, peer=peer)
+        tasks = [asyncio.create_task(seat.read_loop()), asyncio.create_task(seat.write_loop())]
+        await lobby.add(seat)
+        await seat.closed.wait()
+        if seat.ended is None:
+            with contextlib.suppress(TimeoutError):  # let queued messages (a GameEnd) go out
+                async with asyncio.timeout(1.0):
+                    while not seat.outbox.empty() and not tasks[1].done():
+                        await asyncio.sleep(0.01)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await lobby.remove(seat)
+        bound.info("bot stream closed", cut_off=seat.ended[0].name if seat.ended else None)
+    if seat.ended is not None:
+        await context.abort(*seat.ended)
+
+
+async def _first_message(context: grpc.aio.ServicerContext, timeout_s: float) -> Any:
+    """The stream's first message (or EOF); None if nothing came within ``timeout_s``."""
+    read = asyncio.ensure_future(context.read())
+    try:
+        done, _ = await asyncio.wait({read}, timeout=timeout_s)
+    finally:
+        if not read.done():
+            read.cancel()
+    return read.result() if done else None
+
+
+async def _refuse(lobby: Lobby, context: grpc.aio.ServicerContext, code: grpc.StatusCode, details: str, event: str,
+                  **fields: Any) -> None:
+    """End the stream with ``code``; logged with the peer, at most a line per host and reason at a time."""
+    peer = context.peer()
+    lobby.refusals.warning((event, peer_host(peer)), event, peer=peer, code=code.name, **fields)
+    await context.abort(code, details)

@@ -1,0 +1,228 @@
+"""Engine events to and from the wire: each audience's event stream (:func:`event_to_proto`,
+:class:`EventEncoder`), the reverse for the replay command's text (:func:`event_from_proto`,
+:func:`result_from_proto`), and the full deal records of a finished match
+(:func:`deal_records_from_events`).
+
+Like :mod:`server.protocol`, it only re-encodes what :func:`~server.engine.views.project_events`
+projected, so it cannot disclose what the projection hides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mizerka_proto import events_pb2, game_pb2
+from server.engine.cards import CARD_TEXT
+from server.engine.events import (
+    ContractAnnounced,
+    DealResult,
+    DealScored,
+    Dealt,
+    Event,
+    Exchanged,
+    MajorAnnounced,
+    Played,
+    Revoked,
+    Settled,
+    TrickTaken,
+    contract_label,
+)
+from server.engine.game import trick_winner
+from server.engine.rules import Ruleset
+from server.engine.views import contract_quotas
+from server.protocol import (
+    MALFORMED,
+    TRUMP_TEXT,
+    ProtocolError,
+    card_from_text,
+    cards_text,
+    result_to_proto,
+    suit_from_text,
+)
+
+__all__ = ["EventEncoder", "deal_records_from_events", "event_from_proto", "event_to_proto", "result_from_proto"]
+
+
+def event_to_proto(event: Event, rules: Ruleset | None = None, *, trick: int = 0) -> events_pb2.Event | None:
+    """One event of :func:`~server.engine.views.project_events` as a wire Event; None for events with
+    no wire event of their own (:class:`GameOver`: the referee sends GameEnd).
+
+    ``rules`` fills ContractSettled's quotas and minus flag; ``trick`` is the number (from 0) that
+    a :class:`TrickTaken` gets. :class:`EventEncoder` keeps both for a whole event stream.
+    """
+    t = type(event)  # type() identity, not match: plays and tricks are most events, sent to every seat
+    if t is Played:
+        return events_pb2.Event(card_played=events_pb2.CardPlayed(seat=event.seat, card=CARD_TEXT[event.card]))  # type: ignore[union-attr]
+    if t is TrickTaken:
+        return events_pb2.Event(trick_won=events_pb2.TrickWon(winner=event.winner, trick=trick))  # type: ignore[union-attr]
+    match event:
+        case Dealt():
+            started = events_pb2.DealStarted(
+                deal=event.deal_no, redeal=event.redeal, tiebreak=event.tiebreak, dealer=event.dealer, declarer=event.declarer
+            )
+            if event.hands is not None:  # full disclosure only: the projection cut hands and talon for everyone else
+                started.hands.extend(game_pb2.SeatCards(seat=s, cards=cards_text(h)) for s, h in enumerate(event.hands))
+                started.talon.extend(cards_text(event.talon or ()))
+            return events_pb2.Event(deal_started=started)
+        case Exchanged(seat, count, discard, take):
+            if discard is None:  # another seat's exchange: the count only
+                return events_pb2.Event(cards_exchanged=events_pb2.CardsExchanged(seat=seat, count=count))
+            return events_pb2.Event(
+                cards_exchanged=events_pb2.CardsExchanged(
+                    seat=seat, count=count, cards_known=True, discarded=cards_text(discard), taken=cards_text(take or ())
+                )
+            )
+        case ContractAnnounced(seat, contract, trump):
+            return events_pb2.Event(contract_announced=events_pb2.ContractAnnounced(seat=seat, contract=contract, trump=TRUMP_TEXT[trump]))
+        case MajorAnnounced(seat, contract):
+            return events_pb2.Event(major_announced=events_pb2.MajorAnnounced(seat=seat, contract=contract or ""))
+        case Settled(declarer, contract, major, trump):
+            settled = events_pb2.ContractSettled(declarer=declarer, contract=event.label, trump=TRUMP_TEXT[trump], major=major)
+            if rules is not None:
+                info = rules.contract(contract)
+                settled.minus = info is not None and info.minus
+                settled.quotas.extend(contract_quotas(rules, declarer, settled.minus, major))
+            return events_pb2.Event(contract_settled=settled)
+        case Revoked(seat, card):
+            return events_pb2.Event(revoked=events_pb2.Revoked(seat=seat, card=CARD_TEXT[card]))
+        case DealScored(result, totals):
+            return events_pb2.Event(deal_ended=events_pb2.DealEnded(result=result_to_proto(result, totals)))
+    return None
+
+
+class EventEncoder:
+    """Encodes one audience's event stream in order, numbering tricks within each deal.
+
+    Feed it the projected log from the game's first event on (``project_events(game, audience, i)``
+    with successive ``i``), so that trick numbers are right.
+    """
+
+    __slots__ = ("rules", "trick")
+
+    def __init__(self, rules: Ruleset | None = None) -> None:
+        self.rules = rules
+        self.trick = 0
+
+    def encode(self, event: Event) -> events_pb2.Event | None:
+        t = type(event)
+        if t is Dealt:
+            self.trick = 0
+        out = event_to_proto(event, self.rules, trick=self.trick)
+        if t is TrickTaken:
+            self.trick += 1
+        return out
+
+    def encode_all(self, events: Iterable[Event]) -> list[events_pb2.Event]:
+        out: list[events_pb2.Event] = []
+        for e in events:
+            msg = self.encode(e)
+            if msg is not None:
+                out.append(msg)
+        return out
+
+
+def _contract_name(rules: Ruleset, label: str, major: bool) -> str:
+    """The ruleset's contract a wire label stands for: the one whose label (contract_label) it is."""
+    for c in rules.contracts:
+        if contract_label(c.name, major) == label:
+            return c.name
+    raise ProtocolError(MALFORMED, f"{label!r} is not a contract of {rules.preset}")
+
+
+def result_from_proto(msg: game_pb2.DealResult, rules: Ruleset) -> DealResult:
+    """A wire DealResult as the engine's (its running totals are not part of it)."""
+    return DealResult(
+        msg.deal, msg.redeal, msg.tiebreak, msg.dealer, msg.declarer, msg.caller,
+        _contract_name(rules, msg.contract, msg.major), msg.major, suit_from_text(msg.trump, "result.trump"),
+        tuple(msg.tricks), tuple(msg.points), msg.void, msg.revoker if msg.HasField("revoker") else None,
+    )
+
+
+def event_from_proto(msg: events_pb2.Event, rules: Ruleset) -> Event | None:
+    """The engine event a wire Event carries: the inverse of :func:`event_to_proto` (a trick's
+    number and a settled contract's quotas and minus flag follow from the stream and the rules).
+    None for the referee's own events (DefaultApplied, StrikeCounted), which no engine event makes."""
+    which = msg.WhichOneof("kind")
+    if which == "card_played":
+        return Played(msg.card_played.seat, card_from_text(msg.card_played.card, "card_played.card"))
+    if which == "trick_won":
+        return TrickTaken(msg.trick_won.winner)
+    if which == "deal_started":
+        x = msg.deal_started
+        if not x.hands:
+            return Dealt(x.deal, x.redeal, x.tiebreak, x.dealer, x.declarer)
+        hands = tuple(tuple(card_from_text(c, "deal_started.hands") for c in h.cards) for h in x.hands)
+        return Dealt(x.deal, x.redeal, x.tiebreak, x.dealer, x.declarer, hands,
+                     tuple(card_from_text(c, "deal_started.talon") for c in x.talon))
+    if which == "cards_exchanged":
+        x = msg.cards_exchanged
+        if not x.cards_known:
+            return Exchanged(x.seat, x.count)
+        return Exchanged(x.seat, x.count, tuple(card_from_text(c, "cards_exchanged.discarded") for c in x.discarded),
+                         tuple(card_from_text(c, "cards_exchanged.taken") for c in x.taken))
+    if which == "contract_announced":
+        x = msg.contract_announced
+        return ContractAnnounced(x.seat, x.contract, suit_from_text(x.trump, "contract_announced.trump"))
+    if which == "major_announced":
+        return MajorAnnounced(msg.major_announced.seat, msg.major_announced.contract or None)
+    if which == "contract_settled":
+        x = msg.contract_settled
+        return Settled(x.declarer, _contract_name(rules, x.contract, x.major), x.major, suit_from_text(x.trump, "contract_settled.trump"))
+    if which == "revoked":
+        return Revoked(msg.revoked.seat, card_from_text(msg.revoked.card, "revoked.card"))
+    if which == "deal_ended":
+        return DealScored(result_from_proto(msg.deal_ended.result, rules), tuple(msg.deal_ended.result.totals))
+    return None
+
+
+def deal_records_from_events(events: Iterable[Event]) -> list[game_pb2.DealRecord]:
+    """Every deal of a game, disclosed completely, from ``project_events(game, FULL)``.
+
+    Only for finished matches (Watch): the records hold every hand, the talon and all exchanges. A
+    deal cut short (an aborted game) is included without a result.
+    """
+    records: list[game_pb2.DealRecord] = []
+    record: game_pb2.DealRecord | None = None
+    trick: game_pb2.Trick | None = None
+    plays: list[tuple[int, int]] = []  # the trick's (seat, card), for its winning seat
+    trump: int | None = None
+    for e in events:
+        if isinstance(e, Dealt):
+            if e.hands is None or e.talon is None:
+                raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
+            record = game_pb2.DealRecord(
+                hands=[game_pb2.SeatCards(seat=s, cards=cards_text(h)) for s, h in enumerate(e.hands)],
+                talon=cards_text(e.talon),
+            )
+            records.append(record)
+            trick, plays = None, []
+            continue
+        if record is None:
+            continue
+        match e:
+            case ContractAnnounced(seat, contract):
+                record.announcements.add(seat=seat, kind=game_pb2.ANNOUNCEMENT_KIND_CONTRACT, contract=contract)
+            case MajorAnnounced(seat, contract):
+                record.announcements.add(seat=seat, kind=game_pb2.ANNOUNCEMENT_KIND_MAJOR, contract=contract or "")
+            case Settled():
+                trump = e.trump
+            case Exchanged(seat, _, discard, take):
+                if discard is None:
+                    raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
+                record.exchanges.add(seat=seat, discarded=cards_text(discard), taken=cards_text(take or ()))
+            case Played(seat, card):
+                if trick is None:
+                    trick, plays = record.tricks.add(leader=seat), []
+                trick.plays.add(seat=seat, card=CARD_TEXT[card])
+                plays.append((seat, card))
+                trick.winning = trick_winner(plays, trump)
+            case TrickTaken(winner):
+                if trick is not None:
+                    trick.winner = winner
+                trick = None
+            case Revoked(_, card):
+                record.revoke_card = CARD_TEXT[card]
+            case DealScored(result, totals):
+                record.result.CopyFrom(result_to_proto(result, totals))
+                record, trick = None, None
+    return records
