@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine bench-referee bench-league venv proto clean
+.PHONY: demo test bench-engine bench-referee bench-league bench-flood venv proto clean
 
 venv: $(STAMP)
 
@@ -29,6 +29,9 @@ bench-referee: $(STAMP)
 
 bench-league: $(STAMP)
 	$(BIN)/python tests/bench/bench_league.py
+
+bench-flood: $(STAMP)
+	$(BIN)/python tests/bench/bench_flood.py
 
 # Regenerate the Python stubs (package mizerka_proto in proto/python) from proto/ (tests check they are current).
 proto: $(STAMP)
