@@ -1,4 +1,4 @@
-"""The server's commands of ``mizerka``: rules, demo, serve (``tournaments.cli`` adds the rest)."""
+"""The server's commands of ``mizerka``: rules, demo, serve, health (``tournaments.cli`` adds the rest)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ import typer
 from rich.console import Console
 
 from server.conformance import CaseError, case_files, compare, load_case, run_case
+from server.database import DatabaseError
 from server.engine.game import Game
 from server.engine.rules import PRESETS, RulesError, load_ruleset
+from server.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.logs import configure_logging, private_umask
 from server.policies import random_action
 from server.scoresheet import render_scoresheet
@@ -91,7 +93,7 @@ def demo(
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
-    db: Annotated[str, typer.Option(help="SQLite file, or a SQLAlchemy URL (postgresql+psycopg://...).")] = "data/arena.sqlite",
+    db: Annotated[str, typer.Option(help="SQLite file, or a PostgreSQL URL (postgresql://USER@HOST:PORT/DB; the password from $PGPASSWORD or ~/.pgpass).")] = "data/arena.sqlite",
     admin_token: Annotated[str | None, typer.Option(help="Admin token for Arena calls; prefer $MIZERKA_ADMIN_TOKEN or the file DB.admin-token (made if missing): a command line is visible to every user.")] = None,
     decision_ms: Annotated[int, typer.Option(help="Default free time per decision, ms.")] = 10_000,
     bank_ms: Annotated[int, typer.Option(help="Default time bank per game, ms.")] = 60_000,
@@ -124,5 +126,23 @@ def serve(
     token = admin_token_for(db, admin_token)
     try:
         asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls))
-    except OSError as e:
+    except (OSError, DatabaseError) as e:  # a port in use; an unreachable or newer database
         raise usage_error(str(e)) from None
+
+
+@app.command()
+def health(
+    server: Annotated[str, typer.Option(help="The referee, HOST:PORT.")] = DEFAULT_ADDRESS,
+    service: Annotated[str, typer.Option(help='A service name, e.g. mizerka.v1.Referee ("": the whole server).')] = "",
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for the answer.")] = 3.0,
+) -> None:
+    """Ask a referee whether it serves (the standard gRPC health check, plain text): prints its status;
+    exit status 0 if SERVING, else 1 (for container health checks and scripts)."""
+    try:
+        status = check(server, service, timeout)
+    except HealthError as e:
+        print(f"unhealthy: {e}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    print(status)
+    if status != SERVING:
+        raise typer.Exit(1)

@@ -49,6 +49,7 @@ __all__ = [
     "ranks",
     "result_to_proto",
     "results_to_proto",
+    "ruleset_request_bytes",
     "ruleset_to_proto",
     "strike_counted_to_proto",
     "view_to_proto",
@@ -79,7 +80,7 @@ _DealResult = game_pb2.DealResult
 _DecisionRequest = referee_pb2.DecisionRequest
 
 # engine Phase (0..5) -> wire Phase; the wire adds PHASE_UNSPECIFIED = 0 in front.
-_PHASE = tuple(game_pb2.Phase.Value("PHASE_" + p.name) for p in sorted(Phase))
+PHASE = tuple(game_pb2.Phase.Value("PHASE_" + p.name) for p in sorted(Phase))
 _KIND = {
     Phase.CONTRACT: referee_pb2.DECISION_KIND_CONTRACT,
     Phase.MAJOR: referee_pb2.DECISION_KIND_MAJOR,
@@ -251,7 +252,7 @@ def _fill_view(msg: game_pb2.SeatView, view: View, names: Sequence[str]) -> None
         msg.seat = audience
     else:
         msg.audience = game_pb2.AUDIENCE_SPECTATOR if audience == SPECTATOR else game_pb2.AUDIENCE_FULL
-    msg.phase = _PHASE[view.phase]
+    msg.phase = PHASE[view.phase]
     msg.deal = view.deal_no
     msg.redeal = view.redeal
     msg.tiebreak = view.tiebreak
@@ -422,14 +423,19 @@ def decision_to_proto(
     bank_ms: int,
     names: Sequence[str] = (),
     rules: Ruleset | None = None,
+    out: referee_pb2.DecisionRequest | None = None,
+    extra: bytes = b"",
 ) -> referee_pb2.DecisionRequest:
     """The DecisionRequest for ``decision`` (the seat's pending decision) with the seat's ``view``.
 
     ``view`` is the seat's projected View (converted here with ``names``) or an already converted
-    SeatView. ``rules``, when given, fills DecisionRequest.ruleset (cached encoding).
+    SeatView. ``rules``, when given, fills DecisionRequest.ruleset. ``out``: an empty request to
+    fill, e.g. a RefereeMessage's own (wrapping a finished request would copy it). ``extra``: more
+    of the request as wire bytes, merged in (:func:`ruleset_request_bytes`, the events of
+    :meth:`server.wire_events.EventEncoder.request_bytes`).
     """
     kind = decision.kind
-    req = _DecisionRequest()
+    req = _DecisionRequest() if out is None else out
     req.turn = turn
     req.kind = _KIND[kind]
     req.time_left_ms = _ms(time_left_ms)
@@ -444,16 +450,37 @@ def decision_to_proto(
         ex.pick = decision.pick
         if decision.pick:
             ex.talon.extend(cards_text(decision.talon))
-    elif kind == Phase.PLAY:
-        add = req.legal_actions.add
-        text = CARD_TEXT
-        for a in decision.actions:
-            add(turn=turn).play_card.card = text[a.card]  # type: ignore[union-attr]
+    # Concatenated encodings merge into one message: the legal actions and the ruleset are encoded
+    # once per process, then merged in one parse (several times cheaper than building them).
+    if kind == Phase.PLAY:
+        play = _PLAY_BYTES
+        parts = [play[a.card] for a in decision.actions]  # type: ignore[union-attr]
     else:
-        req.legal_actions.extend([action_to_proto(a, turn) for a in decision.actions])
+        parts = [_legal_action_bytes(a) for a in decision.actions]
     if rules is not None:
-        req.ruleset.CopyFrom(_ruleset_cached(rules))
+        parts.append(ruleset_request_bytes(rules))
+    if extra:
+        parts.append(extra)
+    if parts:
+        req.MergeFromString(b"".join(parts))
+        for action in req.legal_actions:
+            action.turn = turn
     return req
+
+
+@lru_cache(maxsize=1024, typed=True)  # typed: actions are tuples, and Play(5) == (5,) == any 1-tuple of 5
+def _legal_action_bytes(action: Action) -> bytes:
+    """``action`` (with no turn) as one entry of DecisionRequest.legal_actions on the wire."""
+    return _DecisionRequest(legal_actions=[action_to_proto(action)]).SerializeToString()
+
+
+_PLAY_BYTES = tuple(_legal_action_bytes(play) for play in PLAYS)  # by card: most decisions are plays
+
+
+@lru_cache(maxsize=64)
+def ruleset_request_bytes(rules: Ruleset) -> bytes:
+    """DecisionRequest.ruleset on the wire, for ``extra`` (get it once: hashing a Ruleset is not cheap)."""
+    return _DecisionRequest(ruleset=_ruleset_cached(rules)).SerializeToString()
 
 
 def default_applied_to_proto(turn: int, action: Action, reason: str) -> events_pb2.Event:

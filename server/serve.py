@@ -9,7 +9,9 @@ import signal
 from pathlib import Path
 
 import structlog
+from grpc_health.v1.health import aio as health_aio
 
+from server.collector import Collector
 from server.logs import private_secret
 from server.service import Arena, start_server
 from server.settings import ClockSettings, StreamLimits
@@ -38,7 +40,10 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     stale = arena.abort_stale()
     if stale:
         log.warning("matches of an earlier run marked aborted", matches=stale)
-    server, bound = await start_server(arena, host, port, admin_token, tls)
+    health = health_aio.HealthServicer()
+    server, bound = await start_server(arena, host, port, admin_token, tls, health)
+    collector = Collector()  # no stall of a full garbage collection every few seconds under load
+    collector.start(asyncio.get_running_loop())
     log.info("referee listening", address=f"{host}:{bound}", db=db,
              tls="mutual" if tls is not None and tls.mutual else "on" if tls is not None else "off")
     if tls is None and not is_loopback(host):
@@ -51,8 +56,10 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     await stop.wait()
+    await health.enter_graceful_shutdown()  # health checks answer NOT_SERVING from here on
     log.info("shutting down: no new streams; running matches are aborted and stored as such")
     aborted = await arena.shutdown()
     await server.stop(grace=2.0)
+    collector.stop()
     store.close()
     log.info("referee stopped", aborted_matches=aborted, count=len(aborted))

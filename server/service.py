@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import structlog
@@ -30,6 +32,7 @@ from server import matchlog, protocol, wire_events
 from server.engine.game import Game
 from server.engine.rules import RulesError, load_ruleset
 from server.engine.views import FULL, SPECTATOR, project, project_events
+from server.grpc_events import drain_notifications
 from server.records import STATUS, bot_names, finished_updates, is_admin, match_to_proto, page, replay_stored
 from server.referee.match import GameRecord, GameRunner, game_seed
 from server.settings import ClockSettings, StreamLimits
@@ -37,7 +40,6 @@ from server.store import (
     ABORTED,
     FINISHED,
     RUNNING,
-    Bot,
     MatchRow,
     Store,
     StoreError,
@@ -50,7 +52,9 @@ log = structlog.get_logger("service")
 
 MAX_DETAIL = 1000  # characters of an error message: gRPC sends it in trailing metadata (8 KB in all)
 MAX_PAGE_OFFSET = 10**9
+MAX_REASON = 200  # characters of an AbortMatches reason
 __all__ = ["Arena", "ArenaService", "RefereeService", "match_to_proto", "replay_stored", "start_server"]
+T = TypeVar("T")
 
 
 # ---------------------------------------------------------------------------------- matches
@@ -63,6 +67,7 @@ class LiveMatch:
         self.runner: GameRunner | None = None
         self.done = asyncio.Event()
         self.watchers: set[asyncio.Queue[Any]] = set()
+        self.abort_reason = ""  # set by Arena.abort: why the admin stopped it
 
 
 class RecentGames:
@@ -97,6 +102,15 @@ class Arena:
         self.lobby = Lobby(limits)
         self.live: dict[str, LiveMatch] = {}
         self.finished_games = RecentGames(recent_games)
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, a store write, in the Arena's one writer thread: a SQLite lock wait must
+        not stall every clock on the event loop, and writes queued in one thread never wait on each
+        other's lock (SQLite's lock wait polls by sleeping). Once asked for, a write is done even if
+        the caller is cancelled meanwhile (a finished game's result is kept on shutdown)."""
+        loop = asyncio.get_running_loop()
+        return await asyncio.shield(loop.run_in_executor(self.writer, functools.partial(fn, *args)))
 
     def abort_stale(self) -> list[str]:
         """Matches left PENDING/RUNNING by an earlier server process can't continue: mark them."""
@@ -121,10 +135,7 @@ class Arena:
             raise StoreError(f"games must be 1..10000, got {games}")
         if any(not 0 <= f < len(seats) for f in forfeits):
             raise StoreError(f"forfeit_seats must be seats 0..{len(seats) - 1}, got {list(forfeits)}")
-        match_id = self.store.create_match(preset, options, seed, games, asdict(clock), seats, forfeits, group)
-        row = self.store.match(match_id)
-        assert row is not None
-        return row
+        return self.store.create_match(preset, options, seed, games, asdict(clock), seats, forfeits, group)
 
     def start(self, row: MatchRow) -> MatchRow:
         """Run a stored match (on the event loop)."""
@@ -139,10 +150,10 @@ class Arena:
         bound = log.bind(match_id=row.id)
         rules = load_ruleset(row.preset, row.options)
         clock = ClockSettings(**row.clock)
-        names = [(self.store.bot(b) or Bot(b, b)).name for b in row.seats]
+        names = bot_names(self.store, row)  # no query: the store keeps the bots it checked for create_match
         status, reason = FINISHED, None
         try:
-            self.store.set_status(row.id, RUNNING)
+            await self.write(self.store.set_status, row.id, RUNNING)
             for index in range(row.games):
                 wanted = [None if s in row.forfeits else b for s, b in enumerate(row.seats)]
                 ports = await self.lobby.acquire(wanted, self.seat_timeout_s)
@@ -159,30 +170,51 @@ class Arena:
                 except asyncio.CancelledError:
                     with contextlib.suppress(Exception):
                         async with asyncio.timeout(1.0):
-                            await runner.abort("the server is shutting down")
+                            await runner.abort(live.abort_reason or "the server is shutting down")
                     raise
                 finally:
-                    await self.lobby.release(ports)
-                self.store.record_game(row.id, index, record_to_store(record, bot_ids=row.seats))
+                    self.lobby.release(ports)
+                await self.write(self.store.record_game, row.id, index, record_to_store(record, bot_ids=row.seats))
                 self.finished_games[(row.id, index)] = record.game
                 self._publish(live, index, record.game, game_over=True)
         except asyncio.CancelledError:
-            status, reason = ABORTED, "the server shut down while the match was running"
+            status, reason = ABORTED, live.abort_reason or "the server shut down while the match was running"
             raise
         except Exception as e:  # a bug, not a bot's fault: the match stops, the server goes on
             bound.exception("match failed")
             status, reason = ABORTED, f"internal error: {e}"
         finally:
-            self.store.set_status(row.id, status, reason)
-            bound.info("match ended", status=status, reason=reason)
-            live.done.set()
-            for q in live.watchers:
-                q.put_nowait(None)
-            self.live.pop(row.id, None)
+            try:
+                await self.write(self.store.set_status, row.id, status, reason)
+            finally:
+                bound.info("match ended", status=status, reason=reason)
+                live.runner = None  # its on_update refers back to live: leave no cycle for the collector
+                live.done.set()
+                for q in live.watchers:
+                    q.put_nowait(None)
+                self.live.pop(row.id, None)
 
     def _publish(self, live: LiveMatch, index: int, game: Game, game_over: bool = False) -> None:
         for q in live.watchers:
             q.put_nowait((index, game, game_over))
+
+    async def abort(self, reason: str, group: str = "", match_ids: Sequence[str] = ()) -> list[str]:
+        """Stop the unfinished matches of ``group`` and those named, each stored ABORTED with
+        ``reason`` (an organiser whose bots died with it must not get their seats played by
+        default moves); returns their ids. Ended matches are left as they are."""
+        named = set(match_ids)
+        chosen = [m for m in self.live.values()
+                  if m.task is not None and (m.row.id in named or (group and m.row.match_group == group))]
+        for m in chosen:
+            m.abort_reason = reason
+            m.task.cancel()  # type: ignore[union-attr]
+        for m in chosen:
+            await asyncio.wait([m.task])  # type: ignore[list-item]
+            if not m.done.is_set():  # cancelled before it began: _run never stored why
+                await asyncio.to_thread(self.store.set_status, m.row.id, ABORTED, reason)
+                self.live.pop(m.row.id, None)
+                m.done.set()
+        return [m.row.id for m in chosen]
 
     async def shutdown(self) -> list[str]:
         """Abort running matches (each tells its bots and is stored ABORTED), then end every bot
@@ -306,7 +338,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
     async def RegisterBot(self, request: arena_pb2.RegisterBotRequest, context: grpc.aio.ServicerContext) -> arena_pb2.RegisterBotResponse:  # noqa: N802
         await self._admin(context)
         try:
-            bot, token = await asyncio.to_thread(self.arena.store.add_bot, request.name)
+            bot, token = await self.arena.write(self.arena.store.add_bot, request.name)
         except StoreError as e:
             code = grpc.StatusCode.ALREADY_EXISTS if "already" in str(e) else grpc.StatusCode.INVALID_ARGUMENT
             await abort(context, code, str(e))
@@ -323,7 +355,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         try:
             clock = protocol.clock_from_proto(request.clock if request.HasField("clock") else None, self.arena.default_clock)
             options = protocol.options_from_struct(request.options)
-            row = await asyncio.to_thread(
+            row = await self.arena.write(
                 self.arena.add, request.preset, options, seed, request.games or 1, clock, list(request.seats),
                 list(request.forfeit_seats), request.group,
             )
@@ -331,7 +363,8 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(e))
         self.arena.start(row)
         log.info("match created", match_id=row.id, preset=row.preset, seats=row.seats, games=row.games, group=row.match_group)
-        return arena_pb2.CreateMatchResponse(match_id=row.id, match=await self._match(row))
+        # On the loop: a new match has no results to convert, and its bots' names are known by now.
+        return arena_pb2.CreateMatchResponse(match_id=row.id, match=match_to_proto(self.arena.store, row))
 
     async def GetMatch(self, request: arena_pb2.GetMatchRequest, context: grpc.aio.ServicerContext) -> arena_pb2.GetMatchResponse:  # noqa: N802
         await self._admin(context)
@@ -379,28 +412,51 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
         if not request.group and not request.match_ids:
             await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "give a group or match_ids to publish")
         try:
-            published = await asyncio.to_thread(self.arena.store.publish, request.group, list(request.match_ids))
+            published = await self.arena.write(self.arena.store.publish, request.group, list(request.match_ids))
         except StoreError as e:
             await abort(context, grpc.StatusCode.NOT_FOUND, str(e))
         log.info("matches published", group=request.group, match_ids=len(request.match_ids), published=published)
         return arena_pb2.PublishMatchesResponse(published=published)
 
+    async def AbortMatches(self, request: arena_pb2.AbortMatchesRequest, context: grpc.aio.ServicerContext) -> arena_pb2.AbortMatchesResponse:  # noqa: N802
+        await self._admin(context)
+        if not request.group and not request.match_ids:
+            await abort(context, grpc.StatusCode.INVALID_ARGUMENT, "give a group or match_ids to abort")
+        for match_id in request.match_ids:
+            await self._row(match_id, context)  # NOT_FOUND before anything is aborted
+        reason = request.reason[:MAX_REASON] or "aborted by the admin"
+        aborted = await self.arena.abort(reason, request.group, list(request.match_ids))
+        log.info("matches aborted", group=request.group, match_ids=aborted, reason=reason)
+        return arena_pb2.AbortMatchesResponse(match_ids=aborted)
+
 
 # ------------------------------------------------------------------------------------ server
-async def start_server(arena: Arena, host: str, port: int, admin_token: str,
-                       tls: ServerTls | None = None) -> tuple[grpc.aio.Server, int]:
+# gRPC core hands a new call to grpc.aio only when asked, one at a time, every few iterations of the
+# event loop (server.pacing keeps them short); calls arriving faster wait in its queue. Its defaults
+# would drop them: beyond 1,000 waiting at random, more the longer the queue, and all beyond 3,000
+# (the client gets INTERNAL "Internal error from Core"), and any that waited 30 s (CANCELLED). A
+# thousand matches' bots connecting at once must wait their turn instead (docs/protocol.md, "Many
+# streams"). One connection may carry up to 4,096 streams; a client queues any more itself.
+SERVER_OPTIONS = [
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_send_message_length", 4 * 1024 * 1024),
+    ("grpc.so_reuseport", 0),  # no other process may listen on our port
+    ("grpc.max_concurrent_streams", 4096),
+    ("grpc.server.max_pending_requests", 10_000),
+    ("grpc.server.max_pending_requests_hard_limit", 20_000),
+    ("grpc.server_max_unrequested_time_in_server", 300),  # seconds
+]
+
+
+async def start_server(arena: Arena, host: str, port: int, admin_token: str, tls: ServerTls | None = None,
+                       health: health_aio.HealthServicer | None = None) -> tuple[grpc.aio.Server, int]:
     """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port.
-    With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA)."""
-    server = grpc.aio.server(
-        options=[
-            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-            ("grpc.max_send_message_length", 4 * 1024 * 1024),
-            ("grpc.so_reuseport", 0),
-        ]
-    )
+    With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA).
+    ``health`` (else a new one) answers SERVING once listening; the caller marks its shutdown on it."""
+    server = grpc.aio.server(options=SERVER_OPTIONS)
     referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
-    health = health_aio.HealthServicer()
+    health = health if health is not None else health_aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     names = (
         referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name,
@@ -419,6 +475,7 @@ async def start_server(arena: Arena, host: str, port: int, admin_token: str,
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()
+    drain_notifications(asyncio.get_running_loop())
     for name in ("", *names[:2]):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     return server, bound

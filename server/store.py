@@ -3,7 +3,8 @@
 Only what the referee needs: leagues keep their own tables beside these (:mod:`tournaments.store`).
 
 SQLite by default (a file, nothing to install); the same code runs on PostgreSQL given a
-``postgresql+psycopg://`` URL. Every method blocks (SQLite waits up to 10 s for a lock held by
+``postgresql://`` URL (:mod:`server.database` opens both and keeps their schema up to date; the
+tables below are the program's view of it, changed only together with a new migration). Every method blocks (SQLite waits up to 10 s for a lock held by
 another process), so async callers run them in a worker thread (``asyncio.to_thread``) rather than
 stall every game clock on the event loop.
 """
@@ -16,14 +17,16 @@ import time
 import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from server.logs import private_dir, private_file
+from server.database import DatabaseError as DatabaseError  # re-exported: what callers of Store catch
+from server.database import database_url as database_url  # re-exported: where earlier versions had it
+from server.database import open_engine
 
 metadata = sa.MetaData()
 
@@ -140,50 +143,13 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def database_url(path_or_url: str | Path) -> str:
-    """A SQLAlchemy URL from a file path (SQLite) or a URL passed through. A database file holds
-    bot token hashes, seeds and every hand (a league's also its bots' tokens), so it is its user's
-    alone: created 0600 (its -wal and -shm follow; see :func:`server.logs.private_file`) in folders
-    created 0700."""
-    text = str(path_or_url)
-    if "://" in text:
-        return text
-    private_dir(Path(text).parent)
-    private_file(Path(text))
-    return f"sqlite:///{Path(text).resolve()}"
-
-
 class Store:
     def __init__(self, url: str | Path) -> None:
-        url = database_url(url)
-        self.engine = sa.create_engine(url)
-        if url.startswith("sqlite"):
-            # WAL: readers (a league runner, `standings`) never block the referee's writes.
-            @sa.event.listens_for(self.engine, "connect")
-            def _pragmas(conn: Any, _record: Any) -> None:
-                cur = conn.cursor()
-                cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=NORMAL")
-                cur.execute("PRAGMA busy_timeout=10000")
-                cur.close()
-
-        metadata.create_all(self.engine)
-        self.add_missing_columns((games.c.header, matches.c.match_group, matches.c.sealed))
-
-    def add_missing_columns(self, columns: Sequence[sa.Column[Any]]) -> None:
-        """Columns added after a database was created (create_all adds tables, never columns)."""
-        for column in columns:
-            table = column.table
-            have = {c["name"] for c in sa.inspect(self.engine).get_columns(table.name)}
-            if column.name in have:
-                continue
-            kind = column.type.compile(dialect=self.engine.dialect)
-            try:
-                with self.engine.begin() as conn:
-                    conn.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {column.name} {kind}"))
-            except sa.exc.DBAPIError:  # another process added it first
-                if column.name not in {c["name"] for c in sa.inspect(self.engine).get_columns(table.name)}:
-                    raise
+        self.engine = open_engine(url)  # migrated to this program's schema (server/migrations)
+        # Bots are never changed or removed, so what was once read stays true: a Hello or a new
+        # match's seats need no query (and no wait) after the first. Only found bots are kept.
+        self._bots: dict[str, Bot] = {}  # by id
+        self._bots_by_token: dict[str, Bot] = {}  # by token hash
 
     def close(self) -> None:
         self.engine.dispose()
@@ -194,46 +160,60 @@ class Store:
         name = check_name(name)
         token = secrets.token_urlsafe(24)
         bot = Bot(f"bot-{uuid.uuid4().hex[:12]}", name)
+        token_hash = _hash(token)
         try:
             with self.engine.begin() as conn:
-                conn.execute(bots.insert().values(id=bot.id, name=name, token_hash=_hash(token), created_at=time.time()))
+                conn.execute(bots.insert().values(id=bot.id, name=name, token_hash=token_hash, created_at=time.time()))
         except IntegrityError:
             raise StoreError(f"a bot named {name!r} is already registered") from None
+        self._bots[bot.id] = self._bots_by_token[token_hash] = bot
         return bot, token
 
+    def known_bot_by_token(self, token: str) -> Bot | None:
+        """The bot with this token if this Store has seen it already; never blocks."""
+        return self._bots_by_token.get(_hash(token))
+
     def bot_by_token(self, token: str) -> Bot | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(bots.c.id, bots.c.name).where(bots.c.token_hash == _hash(token))).first()
-        return Bot(row.id, row.name) if row else None
+        token_hash = _hash(token)
+        bot = self._bots_by_token.get(token_hash)
+        if bot is None:
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(bots.c.id, bots.c.name).where(bots.c.token_hash == token_hash)).first()
+            if row is not None:
+                bot = self._bots[row.id] = self._bots_by_token[token_hash] = Bot(row.id, row.name)
+        return bot
 
     def bot(self, bot_id: str) -> Bot | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(sa.select(bots.c.id, bots.c.name).where(bots.c.id == bot_id)).first()
-        return Bot(row.id, row.name) if row else None
+        bot = self._bots.get(bot_id)
+        if bot is None:
+            with self.engine.connect() as conn:
+                row = conn.execute(sa.select(bots.c.id, bots.c.name).where(bots.c.id == bot_id)).first()
+            if row is not None:
+                bot = self._bots[bot_id] = Bot(row.id, row.name)
+        return bot
 
     # -------------------------------------------------------------------------------- matches
     def create_match(
         self, preset: str, options: Mapping[str, Any], seed: str, games: int, clock: Mapping[str, Any],
         seats: Sequence[str], forfeits: Sequence[int] = (), group: str = "",
-    ) -> str:
-        """A new PENDING match; one of a ``group`` is sealed (its full record admin-only) until
-        :meth:`publish`."""
+    ) -> MatchRow:
+        """A new PENDING match, as stored; one of a ``group`` is sealed (its full record admin-only)
+        until :meth:`publish`."""
         if len(seed) > MAX_SEED:
             raise StoreError(f"a seed must be at most {MAX_SEED} characters, got {len(seed)}")
         group = check_name(group, "a match group") if group else ""
         missing = [b for b in seats if self.bot(b) is None]
         if missing:
             raise StoreError(f"unknown bot id {shown(missing[0])}")
-        match_id = f"m-{uuid.uuid4().hex[:16]}"
+        row = MatchRow(
+            id=f"m-{uuid.uuid4().hex[:16]}", status=PENDING, preset=preset, options=dict(options), seed=seed, games=games,
+            clock=dict(clock), seats=list(seats), forfeits=sorted(set(forfeits)), created_at=time.time(),
+            match_group=group or None, sealed=bool(group),
+        )
+        values = {f.name: getattr(row, f.name) for f in fields(MatchRow) if f.name != "results"}
         with self.engine.begin() as conn:
-            conn.execute(
-                matches.insert().values(
-                    id=match_id, status=PENDING, preset=preset, options=dict(options), seed=seed, games=games,
-                    clock=dict(clock), seats=list(seats), forfeits=sorted(set(forfeits)), created_at=time.time(),
-                    match_group=group or None, sealed=bool(group),
-                )
-            )
-        return match_id
+            conn.execute(matches.insert().values(**values))
+        return row
 
     def publish(self, group: str = "", match_ids: Sequence[str] = ()) -> int:
         """Unseal every match of ``group`` and the matches named; returns how many were sealed.

@@ -12,7 +12,10 @@ No bot can stall the arena through its streams (docs/protocol.md, "Limits"):
 - A bot that sends more than ``StreamLimits.max_unasked_messages`` messages without being asked (no
   DecisionRequest and no ActionError with retry in between), or leaves more than
   ``StreamSeat.MAX_BACKLOG`` messages unread, is cut off with RESOURCE_EXHAUSTED; to the match that
-  is a disconnect like any other.
+  is a disconnect like any other. A bot that just hangs gets a few messages a game, not one a turn:
+  once its seat is forfeited it is sent nothing until the game ends (``GameSession``), so it is
+  recorded with the timeouts and the forfeit it earned, not cut off for messages piled up by the
+  rest of the game played out at full speed.
 - A stream must send Hello within ``StreamLimits.hello_timeout_s`` (else DEADLINE_EXCEEDED); a bot
   holds at most ``StreamLimits.max_streams_per_bot`` streams (else RESOURCE_EXHAUSTED).
 - Every refusal and cut-off is logged with the peer, rate-limited per host (:class:`RateLimitedLog`).
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,6 +34,7 @@ import structlog
 
 from mizerka_proto import referee_pb2
 from server.logs import RateLimitedLog, peer_host
+from server.pacing import Pacer
 from server.referee.session import NOT_EXPECTED, STALE_TURN, Disconnected
 from server.settings import StreamLimits
 from server.store import Bot, Store
@@ -50,8 +54,9 @@ class StreamSeat:
     MAX_BACKLOG = 1024  # unread messages to the bot; above max_unasked_messages, as each unasked message may get an answer
 
     def __init__(self, context: grpc.aio.ServicerContext, bot: Bot, version: str, limits: StreamLimits | None = None,
-                 refusals: RateLimitedLog | None = None, peer: str = "") -> None:
+                 refusals: RateLimitedLog | None = None, peer: str = "", pacer: Pacer | None = None) -> None:
         self.context = context
+        self.pacer = pacer or Pacer()  # shared by every stream of a server (server.pacing)
         self.bot = bot
         self.version = version
         self.limits = limits or StreamLimits()
@@ -87,6 +92,7 @@ class StreamSeat:
                 message = await self.context.read()
                 if message == grpc.aio.EOF:
                     break
+                await self.pacer.turn()
                 self.unasked += 1
                 if self.unasked > limit or self.queue.qsize() >= limit:
                     self.cut_off(grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -190,16 +196,36 @@ class StreamSeat:
         self.queue.put_nowait(_CLOSED)
 
 
+class _Wait:
+    """A match waiting for its seats: filled (its future's result set) as soon as every bot it
+    needs has an idle stream."""
+
+    __slots__ = ("bot_ids", "filed", "future", "need")
+
+    def __init__(self, bot_ids: Sequence[str | None]) -> None:
+        self.bot_ids = list(bot_ids)
+        self.need = Counter(b for b in bot_ids if b is not None)
+        self.future: asyncio.Future[list[StreamSeat | None]] = asyncio.get_running_loop().create_future()
+        self.filed: str | None = None  # the bot it waits for
+
+
 class Lobby:
     """Open streams and idle seats per bot; a match takes all its seats at once, so two matches
-    never deadlock."""
+    never deadlock.
 
-    def __init__(self, limits: StreamLimits | None = None, refusals: RateLimitedLog | None = None) -> None:
+    Every step is O(1) in the number of matches and streams (a stream's end is O(its bot's
+    streams)): a waiting match is filed under one bot it still lacks, and only a seat of that bot
+    coming free looks at it again, so a thousand waiting matches and a storm of new streams cost
+    no scans."""
+
+    def __init__(self, limits: StreamLimits | None = None, refusals: RateLimitedLog | None = None,
+                 pacer: Pacer | None = None) -> None:
         self.limits = limits or StreamLimits()
         self.refusals = refusals or RateLimitedLog(log)
-        self.idle: dict[str, list[StreamSeat]] = {}
+        self.pacer = pacer or Pacer()
+        self.idle: dict[str, deque[StreamSeat]] = {}  # per bot, the longest idle first
         self.streams: Counter[str] = Counter()  # open streams per bot, idle or not
-        self.changed = asyncio.Condition()
+        self._lacking: dict[str, dict[_Wait, None]] = {}  # per bot, the matches waiting for it, oldest first
 
     def open(self, bot_id: str) -> bool:
         """Count a new stream for ``bot_id``; False (nothing counted) if it has the most allowed."""
@@ -208,58 +234,112 @@ class Lobby:
         self.streams[bot_id] += 1
         return True
 
-    async def add(self, seat: StreamSeat) -> None:
+    def add(self, seat: StreamSeat) -> None:
         """An opened stream, ready to be seated."""
-        async with self.changed:
-            self.idle.setdefault(seat.bot.id, []).append(seat)
-            self.changed.notify_all()
+        self.idle.setdefault(seat.bot.id, deque()).append(seat)
+        self._fill(seat.bot.id)
 
-    async def remove(self, seat: StreamSeat) -> None:
+    def remove(self, seat: StreamSeat) -> None:
         """An opened stream has ended."""
-        async with self.changed:
-            self.streams[seat.bot.id] -= 1
-            if self.streams[seat.bot.id] <= 0:
-                del self.streams[seat.bot.id]
+        bot_id = seat.bot.id
+        self.streams[bot_id] -= 1
+        if self.streams[bot_id] <= 0:
+            del self.streams[bot_id]
+        pool = self.idle.get(bot_id)
+        if pool is not None:
             with contextlib.suppress(ValueError):
-                self.idle.get(seat.bot.id, []).remove(seat)
-            if not self.idle.get(seat.bot.id, True):
-                del self.idle[seat.bot.id]
+                pool.remove(seat)
+            if not pool:
+                del self.idle[bot_id]
+
+    def _pop(self, bot_id: str) -> StreamSeat | None:
+        """The longest idle open stream of ``bot_id`` (ended ones still listed are dropped)."""
+        pool = self.idle.get(bot_id)
+        while pool:
+            seat = pool.popleft()
+            if not seat.closed.is_set():
+                return seat
+        return None
 
     def _take(self, bot_ids: Sequence[str | None], partial: bool) -> list[StreamSeat | None] | None:
-        for seats in self.idle.values():
-            seats[:] = [s for s in seats if not s.closed.is_set()]
-        need = Counter(b for b in bot_ids if b is not None)
-        if not partial and any(len(self.idle.get(b, [])) < k for b, k in need.items()):
+        """A stream for every seat, taken out of the lobby and started; None (nothing taken) if a
+        bot lacks one, unless ``partial`` (then None in its seats)."""
+        out = [self._pop(b) if b is not None else None for b in bot_ids]
+        if not partial and any(s is None and b is not None for s, b in zip(out, bot_ids)):
+            for seat in reversed(out):
+                if seat is not None:
+                    self.idle[seat.bot.id].appendleft(seat)
             return None
-        out: list[StreamSeat | None] = []
-        for b in bot_ids:
-            pool = self.idle.get(b, []) if b is not None else []
-            out.append(pool.pop(0) if pool else None)
-        for s in out:
-            if s is not None:
-                s.start_game()
+        for seat in out:
+            if seat is not None:
+                seat.start_game()
         return out
+
+    def _lacks(self, wait: _Wait) -> str | None:
+        """A bot with fewer idle streams than ``wait`` needs of it (counting any that just ended)."""
+        return next((b for b, k in wait.need.items() if len(self.idle.get(b, ())) < k), None)
+
+    def _file(self, wait: _Wait) -> None:
+        """Fill ``wait`` now, or file it under a bot it lacks."""
+        lacking = self._lacks(wait)
+        taken = self._take(wait.bot_ids, partial=False) if lacking is None else None
+        if taken is not None:
+            wait.future.set_result(taken)
+            return
+        if lacking is None:  # an ended stream was still listed: _take dropped it
+            lacking = self._lacks(wait)
+            assert lacking is not None
+        wait.filed = lacking
+        self._lacking.setdefault(lacking, {})[wait] = None
+
+    def _fill(self, bot_id: str) -> None:
+        """``bot_id`` has idle streams again: the matches waiting for it, oldest first, take them."""
+        waits = self._lacking.pop(bot_id, None)
+        while waits and self.idle.get(bot_id):
+            wait = next(iter(waits))
+            del waits[wait]
+            self._file(wait)
+        if waits:  # still waiting, and older than any filed under it meanwhile
+            waits.update(self._lacking.pop(bot_id, {}))
+            self._lacking[bot_id] = waits
+
+    def _forget(self, wait: _Wait) -> None:
+        waits = self._lacking.get(wait.filed or "", {})
+        waits.pop(wait, None)
+        if not waits:
+            self._lacking.pop(wait.filed or "", None)
 
     async def acquire(self, bot_ids: Sequence[str | None], timeout_s: float) -> list[StreamSeat | None]:
         """A stream for every seat (None: a seat not to fill); after ``timeout_s``, None for the
         seats nobody came for."""
-        async with self.changed:
-            try:
-                async with asyncio.timeout(timeout_s):
-                    while (taken := self._take(bot_ids, partial=False)) is None:
-                        await self.changed.wait()
-                    return taken
-            except TimeoutError:
-                return self._take(bot_ids, partial=True)  # type: ignore[return-value]
+        wait = _Wait(bot_ids)
+        self._file(wait)
+        try:
+            async with asyncio.timeout(timeout_s):
+                return await asyncio.shield(wait.future)
+        except TimeoutError:
+            if wait.future.done():  # filled as the time ran out
+                return wait.future.result()
+            self._forget(wait)
+            return self._take(bot_ids, partial=True)  # type: ignore[return-value]
+        except asyncio.CancelledError:
+            if wait.future.done():
+                self.release(wait.future.result())
+            else:
+                self._forget(wait)
+            raise
 
-    async def release(self, seats: Sequence[StreamSeat | None]) -> None:
-        async with self.changed:
-            for s in seats:
-                if s is not None:
-                    s.end_game()
-                    if not s.closed.is_set():
-                        self.idle.setdefault(s.bot.id, []).append(s)
-            self.changed.notify_all()
+    def release(self, seats: Sequence[StreamSeat | None]) -> None:
+        """The seats of a game that is over, back to the lobby."""
+        bots = []
+        for s in seats:
+            if s is not None:
+                s.end_game()
+                if not s.closed.is_set():
+                    self.idle.setdefault(s.bot.id, deque()).append(s)
+                    bots.append(s.bot.id)
+        for bot_id in dict.fromkeys(bots):
+            self._fill(bot_id)
 
     def close_idle(self) -> None:
         """End every idle stream with status OK (server shutdown)."""
@@ -283,7 +363,8 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
         await _refuse(lobby, context, grpc.StatusCode.FAILED_PRECONDITION,
                       "the first message of a Play stream must be Hello", "stream refused: the first message is not Hello")
     hello = first.hello
-    bot = store.bot_by_token(hello.token) if hello.token else None
+    bot = (store.known_bot_by_token(hello.token) or await asyncio.to_thread(store.bot_by_token, hello.token)
+           if hello.token else None)
     if bot is None:
         await _refuse(lobby, context, grpc.StatusCode.UNAUTHENTICATED,
                       "unknown bot token: register the bot with Arena.RegisterBot and send its token in Hello",
@@ -296,7 +377,7 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
                       f"(max_streams_per_bot = {cap}): close one first", "stream refused: too many streams for one bot",
                       bot=bot.name, bot_id=bot.id, max_streams_per_bot=cap)
     bound = log.bind(bot=bot.name, bot_id=bot.id)
-    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer)
+    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer, lobby.pacer)
     seat.live_events = hello.live_events
     seat.hello_name = hello.name  # kept for match logs (GameRunner reads it)
     tasks: list[asyncio.Task[None]] = []
@@ -306,7 +387,7 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
         )))
         bound.info("bot connected", version=hello.version, peer=peer)
         tasks = [asyncio.create_task(seat.read_loop()), asyncio.create_task(seat.write_loop())]
-        await lobby.add(seat)
+        lobby.add(seat)
         await seat.closed.wait()
         if seat.ended is None:
             with contextlib.suppress(TimeoutError):  # let queued messages (a GameEnd) go out
@@ -316,7 +397,7 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
     finally:
         for task in tasks:
             task.cancel()
-        await lobby.remove(seat)
+        lobby.remove(seat)
         bound.info("bot stream closed", cut_off=seat.ended[0].name if seat.ended else None)
     if seat.ended is not None:
         await context.abort(*seat.ended)

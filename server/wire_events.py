@@ -1,5 +1,6 @@
 """Engine events to and from the wire: each audience's event stream (:func:`event_to_proto`,
-:class:`EventEncoder`), the reverse for the replay command's text (:func:`event_from_proto`,
+:class:`EventEncoder`), a seat's SeatView kept up to date from its event stream
+(:class:`SeatViewKeeper`), the reverse for the replay command's text (:func:`event_from_proto`,
 :func:`result_from_proto`), and the full deal records of a finished match
 (:func:`deal_records_from_events`).
 
@@ -9,11 +10,15 @@ projected, so it cannot disclose what the projection hides.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Any
 
-from mizerka_proto import events_pb2, game_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.engine.cards import CARD_TEXT
 from server.engine.events import (
+    PLAYED,
+    TRICK_TAKEN,
     ContractAnnounced,
     DealResult,
     DealScored,
@@ -27,20 +32,29 @@ from server.engine.events import (
     TrickTaken,
     contract_label,
 )
-from server.engine.game import trick_winner
+from server.engine.game import Game, trick_winner
 from server.engine.rules import Ruleset
-from server.engine.views import contract_quotas
+from server.engine.views import contract_quotas, glance, project
 from server.protocol import (
     MALFORMED,
+    PHASE,
     TRUMP_TEXT,
     ProtocolError,
     card_from_text,
     cards_text,
     result_to_proto,
     suit_from_text,
+    view_to_proto,
 )
 
-__all__ = ["EventEncoder", "deal_records_from_events", "event_from_proto", "event_to_proto", "result_from_proto"]
+__all__ = [
+    "EventEncoder",
+    "SeatViewKeeper",
+    "deal_records_from_events",
+    "event_from_proto",
+    "event_to_proto",
+    "result_from_proto",
+]
 
 
 def event_to_proto(event: Event, rules: Ruleset | None = None, *, trick: int = 0) -> events_pb2.Event | None:
@@ -119,6 +133,168 @@ class EventEncoder:
             if msg is not None:
                 out.append(msg)
         return out
+
+    def request_bytes(self, events: Iterable[Event]) -> bytes:
+        """The events as DecisionRequest.events on the wire, to merge into a request: plays and
+        tricks, most events, are encoded once per process (a DecisionRequest carries them all)."""
+        parts: list[bytes] = []
+        for e in events:
+            t = type(e)
+            if t is Played:
+                parts.append(_PLAYED_BYTES[e.seat][e.card])  # type: ignore[union-attr]
+            elif t is TrickTaken:
+                parts.append(_trick_bytes(e.winner, self.trick))  # type: ignore[union-attr]
+                self.trick += 1
+            elif (msg := self.encode(e)) is not None:
+                parts.append(referee_pb2.DecisionRequest(events=[msg]).SerializeToString())
+        return b"".join(parts)
+
+
+def _request_event_bytes(event: Event, trick: int = 0) -> bytes:
+    """A play or a trick (numbered ``trick``) as one entry of DecisionRequest.events on the wire."""
+    return referee_pb2.DecisionRequest(events=[event_to_proto(event, trick=trick)]).SerializeToString()
+
+
+_PLAYED_BYTES = tuple(tuple(_request_event_bytes(e) for e in seat) for seat in PLAYED)  # [seat][card]
+
+
+@lru_cache(maxsize=1024)
+def _trick_bytes(winner: int, trick: int) -> bytes:
+    return _request_event_bytes(TRICK_TAKEN[winner], trick)
+
+
+class SeatViewKeeper:
+    """One seat's SeatView, kept up to date from the seat's projected events rather than rebuilt.
+
+    Every DecisionRequest carries the seat's whole view, and rebuilding it (:func:`project` and
+    :func:`~server.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
+    keeper applies what :func:`~server.engine.views.project_events` gave the seat (fed to
+    :meth:`feed` in order, none left out) and takes what no event tells -- the phase, who acts, the
+    seat's own hand and the talon as it may see them -- from :func:`~server.engine.views.glance`;
+    at a deal's boundary it rebuilds from :func:`project`. So the projection alone still decides
+    what the seat sees (tests/test_seat_view.py: equal to the rebuilt view after every action).
+    """
+
+    __slots__ = ("current", "hand", "message", "names", "players", "rules", "seat", "talon", "trick", "trump")
+
+    def __init__(self, rules: Ruleset, seat: int, names: Sequence[str]) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.names = list(names)
+        self.message: game_pb2.SeatView | None = None  # None: rebuild at the next view()
+        self.players: list[game_pb2.PlayerState] = []  # the message's, looked up once
+        self.current: game_pb2.Trick | None = None  # the message's trick in progress
+        self.trick: list[tuple[int, int]] = []  # ... and its (seat, card) in play order
+        self.trump: int | None = None
+        self.hand: tuple[int, ...] | None = None
+        self.talon: tuple[int, ...] | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatViewKeeper:
+        """A keeper that rebuilds at its next view() (a copy of the message would leave ``players`` and
+        ``current`` pointing into the original)."""
+        return SeatViewKeeper(self.rules, self.seat, self.names)
+
+    def view(self, game: Game) -> game_pb2.SeatView:
+        """The seat's view of ``game`` now (the keeper's own message: copy it, do not keep it)."""
+        msg = self.message
+        if msg is None:
+            return self._rebuild(game)
+        phase, to_act, hand, talon = glance(game, self.seat)
+        msg.phase = PHASE[phase]
+        if self.current is not None:  # once here rather than after every card
+            self.current.winning = trick_winner(self.trick, self.trump)
+        if to_act >= 0:
+            msg.to_act = to_act
+        else:
+            msg.ClearField("to_act")
+        if hand != self.hand:
+            self.hand = hand
+            player = self.players[self.seat]
+            player.hand_known = hand is not None
+            del player.hand[:]
+            player.hand.extend(cards_text(hand or ()))
+        if talon != self.talon:
+            self.talon = talon
+            msg.talon_known = talon is not None
+            del msg.talon[:]
+            msg.talon.extend(cards_text(talon or ()))
+        return msg
+
+    def forget(self) -> None:
+        """Events were left out (the seat was not fed): rebuild at the next view()."""
+        self.message = None
+
+    def feed(self, events: Iterable[Event]) -> None:
+        """The seat's next projected events, in order."""
+        msg = self.message
+        if msg is None:
+            return
+        players = self.players
+        for e in events:
+            t = type(e)  # type identity for plays and tricks: every seat's view takes each of them
+            if t is Played:
+                seat, card = e.seat, e.card  # type: ignore[union-attr]
+                players[seat].hand_count -= 1
+                current = self.current
+                if current is None:
+                    self.current = current = msg.tricks.add()
+                    current.leader = seat
+                play = current.plays.add()
+                play.seat = seat
+                play.card = CARD_TEXT[card]
+                self.trick.append((seat, card))
+                continue
+            if t is TrickTaken:
+                current = self.current
+                assert current is not None
+                current.winner = current.winning = e.winner  # type: ignore[union-attr]
+                players[e.winner].tricks_won += 1  # type: ignore[union-attr]
+                self.current, self.trick = None, []
+                continue
+            match e:
+                case Exchanged(seat, count, discard, take):
+                    player = players[seat]
+                    player.exchanged = count
+                    if discard is not None:  # the seat's own exchange: the projection kept the cards
+                        player.exchange_known = True
+                        player.discarded.extend(cards_text(discard))
+                        player.taken.extend(cards_text(take or ()))
+                case ContractAnnounced(seat, contract, trump):
+                    msg.announcements.add(seat=seat, kind=game_pb2.ANNOUNCEMENT_KIND_CONTRACT, contract=contract)
+                    self._show(msg, contract, False, trump)
+                case MajorAnnounced(seat, contract):
+                    msg.announcements.add(seat=seat, kind=game_pb2.ANNOUNCEMENT_KIND_MAJOR, contract=contract or "")
+                case Settled(declarer, contract, major, trump):
+                    msg.declarer = declarer
+                    minus = self._show(msg, contract, major, trump)
+                    for player, quota in zip(players, contract_quotas(self.rules, declarer, minus, major)):
+                        player.quota = quota
+                case _:  # Dealt, Revoked, DealScored, GameOver: a deal begins or ends
+                    self.message = None
+                    return
+
+    def _show(self, msg: game_pb2.SeatView, name: str, major: bool, trump: int | None) -> bool:
+        """The contract shown (announced, then settled); whether it is a minus contract."""
+        info = self.rules.contract(name)
+        minus = info is not None and info.minus
+        msg.contract = contract_label(name, major)
+        msg.contract_name = name
+        msg.contract_major = major
+        msg.contract_minus = minus
+        msg.trump = TRUMP_TEXT[trump]
+        self.trump = trump
+        return minus
+
+    def _rebuild(self, game: Game) -> game_pb2.SeatView:
+        view = project(game, self.seat)
+        self.message = msg = view_to_proto(view, self.names)
+        self.players = list(msg.players)
+        last = view.tricks[-1] if view.tricks else None
+        in_progress = last is not None and last.winner is None
+        self.current = msg.tricks[-1] if in_progress else None
+        self.trick = list(last.cards) if in_progress else []  # type: ignore[union-attr]
+        self.trump, self.hand, self.talon = view.trump, view.hands[self.seat], view.talon
+        return msg
 
 
 def _contract_name(rules: Ruleset, label: str, major: bool) -> str:

@@ -168,7 +168,7 @@ def test_league_tables_keep_their_names_and_columns_so_older_league_files_open(t
         "leagues": ["name", "fingerprint", "admin_token", "created_at", "secret"],
         "league_bots": ["league", "name", "bot_id", "token", "crashes", "disabled"],
         "league_games": ["league", "key", "position", "unit", "seats", "seed", "status", "match_id", "totals", "faults",
-                         "finished_at"],
+                         "finished_at", "discarded"],
     }
     assert {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")} >= {"bots", "matches", "games"}
 

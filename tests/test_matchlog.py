@@ -171,7 +171,7 @@ def test_the_store_keeps_header_and_metadata_and_match_export_writes_them(tmp_pa
     db = tmp_path / "arena.sqlite"
     store = Store(db)
     ids = [store.add_bot(f"player{s}")[0].id for s in range(3)]
-    match_id = store.create_match("mizerka-short", {}, "log", 2, {"decision_ms": 1000}, ids)
+    match_id = store.create_match("mizerka-short", {}, "log", 2, {"decision_ms": 1000}, ids).id
     record.match_id = match_id
     assert store.record_game(match_id, 0, record_to_store(record, ids))
     record.game_index = 1
@@ -207,10 +207,11 @@ def test_a_database_from_before_the_header_column_is_upgraded_and_its_games_stil
     db = tmp_path / "old.sqlite"
     store = Store(db)
     ids = [store.add_bot(f"old{s}")[0].id for s in range(3)]
-    match_id = store.create_match("mizerka-short", {}, "log", 1, {"decision_ms": 5000}, ids)
+    match_id = store.create_match("mizerka-short", {}, "log", 1, {"decision_ms": 5000}, ids).id
     store.close()
     con = sqlite3.connect(db)
     con.execute("DROP TABLE games")
+    con.execute("DROP TABLE alembic_version")  # as before versioned schemas (server/migrations)
     con.execute("""CREATE TABLE games (match_id VARCHAR(64) NOT NULL, game_index INTEGER NOT NULL, seed VARCHAR(200) NOT NULL,
                    totals JSON NOT NULL, ranks JSON NOT NULL, seats JSON NOT NULL, deals JSON NOT NULL, log JSON NOT NULL,
                    finished_at FLOAT NOT NULL, PRIMARY KEY (match_id, game_index))""")

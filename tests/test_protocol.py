@@ -288,7 +288,7 @@ def test_random_game_through_the_wire(preset, options):
             assert got <= engine_cards, f"audience {a} got {sorted(got - engine_cards)} its view hides"
             assert got == engine_cards, f"audience {a} lost {sorted(engine_cards - got)}"
             assert [p.name for p in msg.players] == names and len(msg.players) == n
-            assert msg.finished == game.finished and msg.phase == P._PHASE[game.phase]
+            assert msg.finished == game.finished and msg.phase == P.PHASE[game.phase]
             assert list(msg.players[s].total for s in range(n)) == game.totals
             check_contract_and_tricks(msg, game)
             # events since the last check, as this audience sees them

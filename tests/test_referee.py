@@ -17,7 +17,7 @@ from server.engine.game import Game
 from server.engine.rules import load_ruleset
 from server.policies import default_action
 from server.referee.clock import SeatClock
-from server.referee.match import GameRunner
+from server.referee.match import Deadline, GameRunner
 from server.settings import ClockSettings
 
 from memory_port import MemoryPort
@@ -124,6 +124,9 @@ async def test_a_silent_bot_times_out_exactly_then_is_forfeited() -> None:
     assert seat0.defaults == len(defaults)
     requests = [m for m in inboxes[0] if m.WhichOneof("message") == "decision_request"]
     assert len(requests) == 3  # a forfeited seat is not asked again
+    # ... nor sent anything until the game ends (its bot may have stopped reading): then the rest at once.
+    forfeiting = next(i for i, m in enumerate(inboxes[0]) if any(e.strike_counted.forfeited for e in m.event_batch.events))
+    assert [m.WhichOneof("message") for m in inboxes[0][forfeiting + 1 :]] == ["event_batch", "game_end"]
     assert inboxes[0][-1].game_end.seats[0].forfeited
 
 
@@ -234,3 +237,31 @@ async def test_live_events_change_when_events_arrive_never_what_or_in_which_orde
         assert flatten(deferred[seat]) == flatten(live[seat])
         assert len(deferred[seat]) < len(live[seat]) / 2  # far fewer messages
         assert deferred[seat][-2].WhichOneof("message") == "event_batch"  # the rest, just before GameEnd
+
+
+@fake_clock
+async def test_a_deadline_ends_only_the_receive_it_covers_at_its_own_time() -> None:
+    loop = asyncio.get_running_loop()
+    deadline, port = Deadline(loop), MemoryPort()
+    answer = referee_pb2.BotMessage(action=game_pb2.Action(turn=1))
+    start = loop.time()
+    port.to_referee.put_nowait(answer)
+    assert await deadline.receive(port, start + 60) is answer  # in time; its timer is left armed for 60 s
+    with pytest.raises(TimeoutError):
+        await deadline.receive(port, start + 1)  # an earlier deadline arms its own timer
+    assert loop.time() == pytest.approx(start + 1)
+    port.to_referee.put_nowait(answer)
+    assert await deadline.receive(port, start + 2) is answer  # leaves a timer armed for 2 s ...
+    with pytest.raises(TimeoutError):  # ... which fires first and re-arms itself for 5 s
+        await deadline.receive(port, start + 5)
+    assert loop.time() == pytest.approx(start + 5)
+
+    waiting = asyncio.create_task(deadline.receive(port, start + 10))
+    await asyncio.sleep(1)
+    waiting.cancel()  # from outside (a server shutting down): a cancel, not a timeout
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    port.to_referee.put_nowait(answer)
+    assert await deadline.receive(port, start + 10) is answer
+    deadline.close()
+    assert deadline.timer is None

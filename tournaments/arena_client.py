@@ -60,3 +60,8 @@ class ArenaClient:
         """Make the full records of every match of ``group`` public; returns how many were sealed."""
         request = arena_pb2.PublishMatchesRequest(group=group)
         return self.stub.PublishMatches(request, metadata=self.metadata, timeout=30).published
+
+    def abort(self, group: str, reason: str) -> list[str]:
+        """Stop every unfinished match of ``group`` (stored ABORTED with ``reason``); returns their ids."""
+        request = arena_pb2.AbortMatchesRequest(group=group, reason=reason)
+        return list(self.stub.AbortMatches(request, metadata=self.metadata, timeout=30).match_ids)

@@ -4,6 +4,7 @@ and built-in bots, which need the layers above the server (tournaments, the bot 
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,12 +19,12 @@ from mizerka.cli import main as bot_main
 from mizerka.connection import Connection, ConnectionSettingsError, Tls
 from server.cli import app, usage_error
 from server.logs import configure_logging, private_umask
-from server.store import StoreError
+from server.store import DatabaseError, StoreError
 from tournaments.config import League, LeagueError, load_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
 from tournaments.logcli import match_app, replay_command, rerun_command
 from tournaments.report import ReportError, write_report
-from tournaments.runner import run_league
+from tournaments.runner import Stopped, run_league
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results
 
@@ -96,7 +97,7 @@ def league_run(
 
     def live_standings() -> Standings:
         if not readers:
-            readers.append(LeagueStore(league.db_path))
+            readers.append(LeagueStore(league.database))
         return load_results(readers[0], league)
 
     reporter = Reporter(console, league.name, live_standings)
@@ -105,9 +106,11 @@ def league_run(
     except BaseException as e:  # trio wraps what its nurseries raise in exception groups
         leaves = list(_leaves(e))
         reporter.close()
-        if any(isinstance(x, KeyboardInterrupt) for x in leaves):
-            console.print("stopped: every finished game is stored; run the same command again to resume")
-            raise typer.Exit(130) from None
+        stopped = next((x for x in leaves if isinstance(x, (Stopped, KeyboardInterrupt))), None)
+        if stopped is not None:  # SIGINT (Ctrl-C) or SIGTERM: the games in flight were aborted
+            console.print("stopped: every finished game is stored, the games in flight will be played again; "
+                          "run the same command again to resume")
+            raise typer.Exit(128 + (stopped.signum if isinstance(stopped, Stopped) else signal.SIGINT)) from None
         if all(isinstance(x, (StoreError, RuntimeError, OSError)) for x in leaves):
             raise usage_error("; ".join(str(x) for x in leaves)) from None
         raise
@@ -126,9 +129,12 @@ def league_standings(
 ) -> None:
     """Print a league's standings: ratings, points per game with 95% intervals, head to head, faults."""
     league = _league(league_file)
-    if not league.db_path.exists():
+    if not league.has_database:
         raise usage_error(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
-    store = LeagueStore(league.db_path)
+    try:
+        store = LeagueStore(league.database)
+    except DatabaseError as e:
+        raise usage_error(str(e)) from None
     try:
         result = load_results(store, league)
     finally:
@@ -150,7 +156,7 @@ def report(
     league = _league(league_file)
     try:
         summary = write_report(league, out)
-    except ReportError as e:
+    except (ReportError, DatabaseError) as e:
         raise usage_error(str(e)) from None
     print(f"wrote {out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
     if summary.failed:

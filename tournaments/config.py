@@ -56,10 +56,22 @@ class League:
     startup_timeout_s: float
     max_crashes: int
     seat_timeout_s: float
+    db: str | None = None  # a PostgreSQL URL from the league file (key ``db``); None: SQLite in ``data``
 
     @property
     def db_path(self) -> Path:
+        """The SQLite file, when the league has no ``db``; its admin-token file is kept beside it either way."""
         return self.data / "league.sqlite"
+
+    @property
+    def database(self) -> str:
+        """What the stores and the local referee open (``--db``): the ``db`` URL, else the SQLite file."""
+        return self.db if self.db is not None else str(self.db_path)
+
+    @property
+    def has_database(self) -> bool:
+        """False if a SQLite league never ran (no file); a server's database is assumed to be there."""
+        return self.db is not None or self.db_path.exists()
 
     def bot(self, name: str) -> BotSpec:
         return next(b for b in self.bots if b.name == name)
@@ -68,7 +80,7 @@ class League:
 _WORDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list", dict: "a table"}
 _TOP = {
     "name": str, "preset": str, "options": dict, "clock": dict, "bots": list, "format": str, "candidate": str,
-    "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "duplicate": bool, "data": str,
+    "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "duplicate": bool, "data": str, "db": str,
     "startup_timeout_s": (int, float), "max_crashes": int, "seat_timeout_s": (int, float),
 }
 _BOT = {"name": str, "command": (str, list), "remote": bool, "env": dict}
@@ -186,7 +198,7 @@ def parse_league(text: str, path: Path) -> League:
         concurrency=values["concurrency"], seed=None if seed is None else str(seed),
         duplicate=raw.get("duplicate", False), data=data,
         startup_timeout_s=float(values["startup_timeout_s"]), max_crashes=values["max_crashes"],
-        seat_timeout_s=float(values["seat_timeout_s"]),
+        seat_timeout_s=float(values["seat_timeout_s"]), db=raw.get("db"),
     )
 
 

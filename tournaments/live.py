@@ -110,6 +110,18 @@ class Reporter:
     def on_replay(self, d: dict[str, Any]) -> None:
         self._say(f"game {d['game']}: match {d['match']} was lost; playing its seed again")
 
+    def on_interrupted(self, d: dict[str, Any]) -> None:
+        n = len(d["games"])
+        self._say(f"{n} game{'s were' if n != 1 else ' was'} in flight when the league stopped: "
+                  "their results (if any) are discarded and they are played again")
+
+    def on_aborted(self, d: dict[str, Any]) -> None:
+        self._say(f"aborted {len(d['matches'])} unfinished matches of the league on the referee ({d['reason']})")
+
+    def on_abort_unsupported(self, d: dict[str, Any]) -> None:
+        self._say("[yellow]warning: the referee has no Arena.AbortMatches (an older version): matches an earlier "
+                  "run left in flight may play on there; their results are not counted[/]")
+
     def on_remote_bot(self, d: dict[str, Any]) -> None:
         self._say(f"remote bot {d['bot']}: connect it with MIZERKA_TOKEN={d['token']}")
 

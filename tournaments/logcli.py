@@ -32,12 +32,12 @@ from server.matchlog import GameLog
 from server.protocol import action_from_proto, ranks
 from server.referee.offline import SeatMessage, play, refeed, seat_messages
 from server.scoresheet import render_scoresheet
-from server.store import Store
+from server.store import DatabaseError, Store
 from server.wire_events import event_from_proto
 from tournaments.local_bots import BotSpecError, SdkSeat, StdioSeat, builtin_style, make_seat
 
 DEFAULT_DB = "data/arena.sqlite"
-DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a SQLAlchemy URL (as for `mizerka serve`).")]
+DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a PostgreSQL URL (as for `mizerka serve`).")]
 
 match_app = typer.Typer(help="Stored matches: list them, export their games as match logs (docs/match-log.md).",
                         no_args_is_help=True)
@@ -46,7 +46,10 @@ match_app = typer.Typer(help="Stored matches: list them, export their games as m
 def _open_store(db: str) -> Any:
     if "://" not in db and not Path(db).exists():
         raise usage_error(f"no database at {db} (give the referee's file with --db)")
-    return Store(db)
+    try:
+        return Store(db)
+    except DatabaseError as e:
+        raise usage_error(str(e)) from None
 
 
 # ------------------------------------------------------------------------------ match list / export

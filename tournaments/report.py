@@ -247,14 +247,14 @@ def write_report(league: League, out: Path | str, warn: Callable[[str], None] | 
     """Write the league's site into ``out`` (created if needed; our files are overwritten)."""
     out = Path(out)
     warn = warn or (lambda message: print(message, file=sys.stderr))
-    if not league.db_path.exists():
+    if not league.has_database:
         raise ReportError(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
     (out / "matches").mkdir(parents=True, exist_ok=True)
     (out / "assets").mkdir(parents=True, exist_ok=True)
     for name in ASSET_FILES:
         shutil.copyfile(ASSETS / name, out / "assets" / name)
     summary = ReportSummary(out)
-    store = LeagueStore(league.db_path)
+    store = LeagueStore(league.database)
     try:
         result = load_results(store, league)
         rows = store.league_games(league.name)

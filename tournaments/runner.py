@@ -3,7 +3,12 @@ the schedule played through the referee's Arena API with every result stored as 
 
 Resume is by construction: the schedule is stored once, each result is written exactly once
 (``finish_league_game`` only moves a game to FINISHED once), and a game whose match was lost (the
-runner or the referee died) is played again from its stored seed.
+referee died) is played again from its stored seed. A result counts only if this run saw its match
+finish while its bots ran: games an earlier run left RUNNING were in flight when it stopped, and
+their bots died with it, so their matches are aborted (a referee that outlived the runner would
+play their seats by default moves) and their results discarded, and they are played again. SIGINT
+and SIGTERM stop a league in that order too: abort the matches in flight, then stop the bots and
+the referee (docs/leagues.md, Interruptions).
 
 Secrecy: seeds derive from the league's secret (tournaments/schedule.py); games dealing the same
 cards are played one after another; every match is created in the league's match group, sealed
@@ -15,32 +20,28 @@ logs are for the user alone (docs/leagues.md, Secrets).
 
 from __future__ import annotations
 
-import ctypes
+import contextlib
 import dataclasses
 import os
 import secrets
 import signal
-import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-# The runner forks children while gRPC client threads run; they exec at once, so gRPC's fork
-# handlers are not needed (and would only log warnings).
-os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
-
-import grpc  # noqa: E402
-import trio  # noqa: E402
+import grpc
+import trio
 
 from mizerka.connection import Connection
 from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
-from server.logs import open_private, private_dir
+from server.logs import private_dir
 from server.serve import admin_token_for
-from server.store import FINISHED, RUNNING, StoreError
+from server.store import FINISHED, StoreError
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.config import BotSpec, League
+from tournaments.processes import Child
 from tournaments.schedule import deal_groups, match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results
@@ -54,51 +55,9 @@ Report = Callable[[str, dict[str, Any]], None]
 # Everything else (MIZERKA_ADMIN_TOKEN, cloud keys, ...) stays with the runner.
 BOT_ENV_ALLOWED = ("PATH", "HOME", "LANG", "TZ", "TMPDIR")
 BOT_ENV_PREFIXES = ("LC_",)
-
-
-try:
-    _prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here: the forked child only calls it
-except (OSError, AttributeError):
-    _prctl = None
-
-
-def _die_with_parent() -> None:
-    """In the child: get SIGTERM when the runner dies, even by kill -9 (Linux PR_SET_PDEATHSIG)."""
-    if _prctl is not None:
-        _prctl(1, signal.SIGTERM)
-
-
-class Child:
-    """A child process started from the trio thread itself.
-
-    PR_SET_PDEATHSIG fires when the *thread* that forked the child exits, so children must not be
-    forked from a worker thread (as trio.lowlevel.open_process does): they would be killed when
-    that thread retires. Only waiting happens in a worker thread.
-    """
-
-    def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None) -> None:
-        with open_private(log, "ab") as out:  # logs show tokens' owners, hands and errors: the user's alone
-            self.popen = subprocess.Popen(
-                command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                preexec_fn=_die_with_parent,
-            )
-
-    def poll(self) -> int | None:
-        return self.popen.poll()
-
-    async def wait(self) -> int:
-        return await trio.to_thread.run_sync(self.popen.wait, abandon_on_cancel=True)
-
-    async def stop(self, grace_s: float = 10.0) -> None:
-        """SIGTERM, then SIGKILL after ``grace_s``; safe to call from a cancelled scope."""
-        with trio.CancelScope(shield=True):
-            if self.popen.poll() is None:
-                self.popen.terminate()
-                with trio.move_on_after(grace_s):
-                    await self.wait()
-                if self.popen.poll() is None:
-                    self.popen.kill()
-                    await self.wait()
+# Why the runner aborts its league's unfinished matches (Match.abort_reason, the bots' GameEnd).
+LEFT_OVER = "the league runner stopped while this match was in flight; the game is played again"
+STOPPING = "the league runner is stopping; the game will be played again"
 
 
 def bot_env(spec: BotSpec, server: str, token: str, parallel: int) -> dict[str, str]:
@@ -144,7 +103,7 @@ class LocalReferee:
             ready.unlink(missing_ok=True)
             command = [
                 str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", str(self.league.db_path), "--log-format", "json",
+                "--db", self.league.database, "--log-format", "json",
                 "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
             ]
             process = Child(command, logs / "referee.log", dict(os.environ, MIZERKA_ADMIN_TOKEN=self.admin_token))
@@ -181,12 +140,14 @@ class LeagueRunner:
         self.bots: dict[str, dict[str, Any]] = {}
         self.limiter = trio.CapacityLimiter(league.concurrency)
 
-    async def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A blocking Arena call in a thread; retried while the referee is unreachable."""
+    async def _call(self, fn: Callable[..., Any], *args: Any, abandon: bool = True) -> Any:
+        """A blocking Arena call in a thread; retried while the referee is unreachable. With
+        ``abandon=False`` a cancelled caller still waits for the call's answer (a match being
+        created then exists before the runner aborts the league's matches)."""
         failures = 0
         while True:
             try:
-                return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+                return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=abandon)
             except grpc.RpcError as e:
                 if e.code() not in RETRYABLE:
                     raise
@@ -269,25 +230,39 @@ class LeagueRunner:
             await self.play(row)
 
     async def play(self, row: dict[str, Any]) -> None:
-        """Play one stored game from its stored seed (a resumed game continues its match)."""
+        """Play one stored game from its stored seed, in a match of this run (never one an earlier
+        run left: see :meth:`LeagueStore.discard_in_flight`)."""
         async with self.limiter:
             seats_by_name = list(row["seats"])
-            match_id = row["match_id"] if row["status"] == RUNNING else None
             while True:
-                if match_id is None:
-                    forfeits = [s for s, name in enumerate(seats_by_name) if self.bots[name]["disabled"]]
-                    seats = [self.bots[name]["bot_id"] for name in seats_by_name]
-                    match_id = await self._call(
-                        self.client.create, self.league.preset, self.league.options, row["seed"], self.league.clock,
-                        seats, forfeits, self.group,
-                    )
-                    self.store.start_league_game(self.league.name, row["key"], match_id)
+                forfeits = [s for s, name in enumerate(seats_by_name) if self.bots[name]["disabled"]]
+                seats = [self.bots[name]["bot_id"] for name in seats_by_name]
+                match_id = await self._call(
+                    self.client.create, self.league.preset, self.league.options, row["seed"], self.league.clock,
+                    seats, forfeits, self.group, abandon=False,
+                )
+                self.store.start_league_game(self.league.name, row["key"], match_id)
                 match = await self._finished(match_id)
                 if match is not None and match.status == arena_pb2.MATCH_STATUS_FINISHED and match.results:
                     self._record(row, match)
                     return
+                # lost (aborted, or unknown to a referee on a new database): replay the seed
                 self.report("replay", {"game": row["key"], "match": match_id})
-                match_id = None  # lost (aborted, or unknown to a referee on a new database): replay the seed
+
+    async def abort_matches(self, reason: str) -> None:
+        """Stop every unfinished match of the league on the referee (Arena.AbortMatches on its
+        group): at the start of a run, before any bot connects, what an earlier run left in flight
+        (it would take seats of this run's bots, or have its seats played by default moves); when
+        stopping, what this run has in flight, before its bots are stopped."""
+        try:
+            aborted = await self._call(self.client.abort, self.group, reason)
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.UNIMPLEMENTED:
+                raise
+            self.report("abort-unsupported", {})
+            return
+        if aborted:
+            self.report("aborted", {"matches": aborted, "reason": reason})
 
     async def publish(self) -> None:
         """Every game is stored: only now may anyone see the league's cards (Watch's full records)."""
@@ -315,16 +290,65 @@ class LeagueRunner:
             self.report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(game.totals)})
 
 
+class Stopped(Exception):
+    """The runner was told to stop (SIGINT, SIGTERM): finished games are stored, the matches in
+    flight were aborted and their games will be played again."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"stopped by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+class Stop:
+    """SIGINT and SIGTERM stop a league in order: only the scope in charge is cancelled (the games,
+    once they run), so the runner can abort its matches before it stops the bots and the referee."""
+
+    def __init__(self) -> None:
+        self.signum = 0
+        self.scope: trio.CancelScope | None = None
+
+    async def watch(self, signals: AsyncIterator[int]) -> None:
+        async for signum in signals:
+            self.signum = self.signum or signum
+            if self.scope is not None:
+                self.scope.cancel()
+
+    @contextlib.contextmanager
+    def guarding(self, scope: trio.CancelScope) -> Iterator[trio.CancelScope]:
+        """``scope`` is the one a signal cancels while inside (at once if one came before)."""
+        outer, self.scope = self.scope, scope
+        if self.signum:
+            scope.cancel()
+        try:
+            yield scope
+        finally:
+            self.scope = outer
+
+
 async def run_league(league: League, report: Report, server: str | Connection | None = None, admin_token: str | None = None,
                      fresh: bool = False) -> Standings:
-    """Play every unfinished game of the league; returns the standings. With no ``server`` the
-    local referee's admin token is ``admin_token``, else $MIZERKA_ADMIN_TOKEN, else the one kept in
-    DB.admin-token (0600, made if missing); the league's database does not keep it."""
+    """Play every unfinished game of the league; returns the standings, or raises :class:`Stopped`
+    on SIGINT/SIGTERM. With no ``server`` the local referee's admin token is ``admin_token``, else
+    $MIZERKA_ADMIN_TOKEN, else the one kept in DB.admin-token (0600, made if missing); the league's
+    database does not keep it."""
+    stop = Stop()
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(stop.watch, signals)
+            result = await _run_league(league, report, server, admin_token, fresh, stop)
+            nursery.cancel_scope.cancel()
+    if result is None:
+        raise Stopped(stop.signum)
+    return result
+
+
+async def _run_league(league: League, report: Report, server: str | Connection | None, admin_token: str | None,
+                      fresh: bool, stop: Stop) -> Standings | None:
     private_dir(league.data / "logs")
-    if fresh and server is None:  # the league's own database, its local referee's too: start it anew
+    if fresh and server is None and league.db is None:  # the league's own database, its local referee's too: start it anew
         for suffix in ("", "-wal", "-shm"):
             Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
-    store = LeagueStore(league.db_path)
+    store = LeagueStore(league.database)
     try:
         if fresh:
             store.drop_league(league.name)
@@ -340,12 +364,17 @@ async def run_league(league: League, report: Report, server: str | Connection | 
         store.add_schedule(league.name, [
             {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed} for i, s in enumerate(slots)
         ])
+        interrupted = store.discard_in_flight(league.name)
         rows = store.league_games(league.name)
         todo = [r for r in rows if r["status"] != FINISHED]
         report("start", {"total": len(rows), "done": len(rows) - len(todo), "todo": len(todo)})
+        if interrupted:
+            report("interrupted", {"games": interrupted})
         group = match_group(league, secret)
         if todo:
-            await _play(league, store, report, server, token, todo, group)
+            await _play(league, store, report, server, token, todo, group, stop)
+            if stop.signum:
+                return None
         elif server is None:  # nothing to play: publish in the database the local referee would use
             store.publish(group)
         else:
@@ -367,21 +396,33 @@ def _publish(server: str | Connection, token: str, group: str) -> None:
 
 
 async def _play(league: League, store: LeagueStore, report: Report, server: str | Connection | None, token: str,
-                todo: list[dict[str, Any]], group: str) -> None:
-    async with trio.open_nursery() as nursery:
-        referee = None
-        if server is None:
-            referee = LocalReferee(league, token, report)
-            server = await nursery.start(referee.run)
-        client = ArenaClient(server, token)
-        runner = LeagueRunner(league, store, client, report, referee, group)
-        await runner.register_bots()
-        for spec in league.bots:
-            if not spec.remote:
-                nursery.start_soon(runner.supervise, spec)
-        async with trio.open_nursery() as games:
-            for rows in deal_groups(todo):
-                games.start_soon(runner.play_group, rows)
-        await runner.publish()
-        nursery.cancel_scope.cancel()  # stop the bots and the referee
-    client.close()
+                todo: list[dict[str, Any]], group: str, stop: Stop) -> None:
+    """Start the referee (unless given) and the bots, play ``todo``, publish. On a signal: abort the
+    matches in flight first, then stop the bots and the referee."""
+    client: ArenaClient | None = None
+    try:
+        async with trio.open_nursery() as nursery:
+            with stop.guarding(nursery.cancel_scope):  # nothing in flight yet: a signal stops everything
+                referee = None
+                if server is None:
+                    referee = LocalReferee(league, token, report)
+                    server = await nursery.start(referee.run)
+                client = ArenaClient(server, token)
+                runner = LeagueRunner(league, store, client, report, referee, group)
+                await runner.register_bots()
+                await runner.abort_matches(LEFT_OVER)  # before any bot of this run connects
+                for spec in league.bots:
+                    if not spec.remote:
+                        nursery.start_soon(runner.supervise, spec)
+            with trio.CancelScope() as playing, stop.guarding(playing):
+                async with trio.open_nursery() as games:
+                    for rows in deal_groups(todo):
+                        games.start_soon(runner.play_group, rows)
+                await runner.publish()
+            if playing.cancelled_caught:
+                with trio.move_on_after(15):
+                    await runner.abort_matches(STOPPING)
+            nursery.cancel_scope.cancel()  # stop the bots and the referee
+    finally:
+        if client is not None:
+            client.close()

@@ -3,8 +3,8 @@
 The league runner, its local referee and ``league standings`` share one SQLite file. The referee
 opens it with :class:`server.store.Store`, which knows only bots, matches and their games; the
 league's schedule, results and bot processes are kept here, in tables of their own that the
-referee never reads. Table and column names are those of earlier versions, so existing
-``league.sqlite`` files still open.
+referee never reads. The tables are created and migrated with the referee's (server/migrations,
+one schema for both); those below are this module's view of them.
 
 Secrets here: the deal secret and each bot's token in plain text (the runner must hand every bot
 process its token, and the referee only keeps their hashes), so the file is its user's alone (0600,
@@ -64,6 +64,9 @@ league_games = sa.Table(
     sa.Column("totals", sa.JSON),
     sa.Column("faults", sa.JSON),
     sa.Column("finished_at", sa.Float),
+    # Matches of this game that were in flight when a run of the league stopped (a crash, kill -9,
+    # Ctrl-C): their results, if any, were discarded and the game played again (docs/leagues.md).
+    sa.Column("discarded", sa.JSON),
 )
 
 
@@ -72,9 +75,7 @@ class LeagueStore(Store):
     tables (matches, logs, bot names), so one object opens both."""
 
     def __init__(self, url: str | Path) -> None:
-        super().__init__(url)
-        metadata.create_all(self.engine)
-        self.add_missing_columns((leagues.c.secret,))
+        super().__init__(url)  # one schema: opening the store migrated the league tables too
 
     def open_league(self, name: str, fingerprint: Mapping[str, Any], secret: str) -> str:
         """Create the league, or check that an existing one has the same schedule; returns the
@@ -120,6 +121,23 @@ class LeagueStore(Store):
                 .where(league_games.c.league == league, league_games.c.key == key, league_games.c.status != FINISHED)
                 .values(status=RUNNING, match_id=match_id)
             )
+
+    def discard_in_flight(self, league: str) -> list[str]:
+        """Games an earlier run left RUNNING were in flight when it stopped: their bots may have died
+        with it, so whatever their matches gave must not count. Back to PENDING (to be played
+        again), their match ids kept in ``discarded``; returns their keys."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                sa.select(league_games.c.key, league_games.c.match_id, league_games.c.discarded)
+                .where(league_games.c.league == league, league_games.c.status == RUNNING)
+            ).all()
+            for row in rows:
+                conn.execute(
+                    league_games.update()
+                    .where(league_games.c.league == league, league_games.c.key == row.key, league_games.c.status == RUNNING)
+                    .values(status=PENDING, match_id=None, discarded=[*(row.discarded or []), row.match_id])
+                )
+        return [row.key for row in rows]
 
     def finish_league_game(self, league: str, key: str, match_id: str, totals: Sequence[int], faults: Sequence[Mapping[str, int]]) -> bool:
         """Record a result exactly once; False if the game already had one."""

@@ -2,7 +2,8 @@
 
 An audience is a seat number, :data:`SPECTATOR` (public information only) or :data:`FULL` (everything,
 for logs and finished matches). The referee, the spectator stream, logs and replays all call
-:func:`project` and :func:`project_events`; nothing else decides what anyone may see.
+:func:`project` and :func:`project_events` (the referee keeps each seat's view up to date from
+:func:`project_events` and :func:`glance`); nothing else decides what anyone may see.
 """
 
 from __future__ import annotations
@@ -179,6 +180,22 @@ def project(game: Game, audience: int) -> View:
         decision=decision,
         finished=game.finished,
     )
+
+
+class Glance(NamedTuple):
+    """What changes in a seat's view without an event of its own: the phase, who acts, and the
+    cards the seat holds and knows of the talon, as :func:`project` shows them."""
+
+    phase: Phase
+    to_act: int
+    hand: tuple[int, ...] | None
+    talon: tuple[int, ...] | None
+
+
+def glance(game: Game, seat: int) -> Glance:
+    """The part of ``seat``'s view that its projected events do not tell (see :class:`Glance`): with
+    :func:`project_events` it keeps a view up to date without walking the deal's log again."""
+    return Glance(game.phase, game.to_act, _visible_hand(game, seat, seat), _visible_talon(game, seat))
 
 
 def project_events(game: Game, audience: int, start: int = 0) -> list[Event]:

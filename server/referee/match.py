@@ -3,8 +3,8 @@ seat ports and the event loop's clock.
 
 Transport-agnostic: each seat is a :class:`SeatPort` that moves protocol messages. Time is the
 event loop's monotonic clock (``loop.time()``), so tests run it on a fake loop clock, instantly and
-exactly. A deadline is one ``asyncio.timeout_at`` around one ``await port.receive()``; the port's
-queue is fed by its own reader task, so a timeout never touches the underlying stream.
+exactly. A deadline interrupts one ``await port.receive()`` (:class:`Deadline`); the port's queue
+is fed by its own reader task, so a timeout never touches the underlying stream.
 """
 
 from __future__ import annotations
@@ -41,6 +41,62 @@ class SeatPort(Protocol):
     async def receive(self) -> referee_pb2.BotMessage: ...
 
 
+class Deadline:
+    """The asked seat's deadline around ``port.receive()``, on one timer re-armed lazily.
+
+    ``asyncio.timeout_at`` arms and cancels a timer for every receive, which costs more than the
+    rest of the wait for an answer (tests/bench/bench_referee.py). This timer, once armed for an
+    earlier deadline, is left to fire and re-arms itself for the current one. At the deadline it
+    cancels the waiting task and :meth:`receive` turns that into TimeoutError -- unless the task
+    was cancelled from outside too, which goes on as CancelledError (as with asyncio.timeout).
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.when = 0.0  # the current deadline, loop time
+        self.timer: asyncio.TimerHandle | None = None
+        self.waiter: asyncio.Task[object] | None = None  # the task inside receive(), if any
+        self.expired = False
+
+    async def receive(self, port: SeatPort, when: float) -> referee_pb2.BotMessage:
+        """``port.receive()``, or TimeoutError once the loop's clock reaches ``when``."""
+        self.when = when
+        timer = self.timer
+        if timer is None or timer.when() > when:
+            if timer is not None:
+                timer.cancel()
+            self.timer = self.loop.call_at(when, self._fire)
+        self.waiter = task = asyncio.current_task()
+        assert task is not None
+        cancelling = task.cancelling()
+        try:
+            return await port.receive()
+        except asyncio.CancelledError:
+            if self.expired:
+                self.expired = False
+                if task.uncancel() <= cancelling:
+                    raise TimeoutError from None
+            raise
+        finally:
+            self.waiter = None
+
+    def _fire(self) -> None:
+        self.timer = None
+        if self.waiter is None:  # nobody waits: the next receive arms the timer again
+            return
+        if self.loop.time() < self.when:  # armed for an earlier deadline
+            self.timer = self.loop.call_at(self.when, self._fire)
+            return
+        self.expired = True
+        self.waiter.cancel()
+
+    def close(self) -> None:
+        """Drop the timer (it would keep the game alive until it fires)."""
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
 def game_seed(match_seed: str, game_index: int) -> str:
     """Game i of a match deals from its own seed, the same for every match with this seed (duplicates)."""
     return f"{match_seed}/{game_index}"
@@ -69,7 +125,9 @@ class GameRunner:
         on_update: Callable[[Game], None] | None = None,
     ) -> None:
         self.ports = list(ports)  # None once a seat's bot is gone
-        self._ports = list(ports)  # as given, for their hooks and counts
+        self._ports = list(ports)  # as given, for their counts
+        self._started = [getattr(p, "turn_started", None) for p in ports]  # the optional hooks, looked up once
+        self._settled = [getattr(p, "turn_settled", None) for p in ports]
         self._counted = False
         self.game_index = game_index
         self.session = GameSession(
@@ -94,11 +152,6 @@ class GameRunner:
                     self.ports[out.seat] = None
                     session.disconnect(out.seat)
 
-    def _tell(self, seat: int, hook: str, value: int) -> None:
-        method = getattr(self._ports[seat], hook, None)
-        if method is not None:
-            method(value)
-
     def _count_out_of_turn(self) -> None:
         """Add the answers the ports refused by themselves to the seats' records (once)."""
         if not self._counted:
@@ -107,34 +160,43 @@ class GameRunner:
                 self.session.records[seat].stale += getattr(port, "out_of_turn", 0)
 
     async def run(self) -> GameRecord:
+        loop = asyncio.get_running_loop()
+        deadline = Deadline(loop)
+        try:
+            return await self._run(loop, deadline)
+        finally:
+            deadline.close()
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, deadline: Deadline) -> GameRecord:
         session = self.session
         session.start()
         await self._flush()
-        loop = asyncio.get_running_loop()
         while (ask := session.next_ask()) is not None:
-            self._tell(ask.seat, "turn_started", ask.turn)
+            if (started_hook := self._started[ask.seat]) is not None:
+                started_hook(ask.turn)
             await self._flush()
             port = self.ports[ask.seat]
             started = loop.time()  # the clock runs from the moment the request is handed to the transport
-            deadline = started + ask.allowed_ms / 1000.0
+            when = started + ask.allowed_ms / 1000.0
             answers = 0
             while session.pending is ask and port is not None:
                 try:
-                    async with asyncio.timeout_at(deadline):
-                        message = await port.receive()
+                    message = await deadline.receive(port, when)
                 except TimeoutError:
-                    session.time_out(overshoot_ms=(loop.time() - deadline) * 1000.0)
+                    session.time_out(overshoot_ms=(loop.time() - when) * 1000.0)
                 except Disconnected:
                     self.ports[ask.seat] = None
                     session.disconnect(ask.seat, (loop.time() - started) * 1000.0)
                 else:
                     session.answer(message, (loop.time() - started) * 1000.0)
                     answers += 1
-                await self._flush()
+                if session.outbox:  # mostly empty: an accepted answer queues nothing until the next ask
+                    await self._flush()
                 if answers >= YIELD_EVERY:  # a queue full of one bot's answers never holds up the other matches
                     answers = 0
                     await asyncio.sleep(0)
-            self._tell(ask.seat, "turn_settled", session.records[ask.seat].strikes)
+            if (settled_hook := self._settled[ask.seat]) is not None:
+                settled_hook(session.records[ask.seat].strikes)
         await self._flush()
         self._count_out_of_turn()
         return session.record()

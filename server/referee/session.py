@@ -16,15 +16,16 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 import structlog
 
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
+from server.engine.events import Event
 from server.engine.game import Decision, Game, IllegalAction
 from server.engine.rules import Ruleset
-from server.engine.views import project, project_events
+from server.engine.views import project_events
 from server.policies import default_action
 from server.referee.clock import SeatClock
 from server.settings import ClockSettings
@@ -106,8 +107,7 @@ class SeatInfo:
     hello_name: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+class Ask(NamedTuple):  # NamedTuples: one of each per decision, built faster than frozen dataclasses
     """The seat must answer ``turn``; the driver allows it ``allowed_ms`` from handing over the request."""
 
     turn: int
@@ -115,8 +115,7 @@ class Ask:
     allowed_ms: float
 
 
-@dataclass(frozen=True, slots=True)
-class Outgoing:
+class Outgoing(NamedTuple):
     seat: int
     message: referee_pb2.RefereeMessage
 
@@ -160,6 +159,9 @@ class GameSession:
         self.clocks = [SeatClock(clock) for _ in range(n)]
         self.cursors = [0] * n
         self.encoders = [wire_events.EventEncoder(rules) for _ in range(n)]
+        self.views = [wire_events.SeatViewKeeper(rules, seat, names) for seat in range(n)]
+        self._ruleset = protocol.ruleset_request_bytes(rules)  # in every DecisionRequest
+        self.held: list[list[events_pb2.Event]] = [[] for _ in range(n)]  # a forfeited seat's, until the game's end
         self.turn = 0
         self.turns: list[TurnRecord] = []
         self.outbox: list[Outgoing] = []
@@ -195,20 +197,36 @@ class GameSession:
         if events:
             self._send(seat, referee_pb2.RefereeMessage(event_batch=referee_pb2.EventBatch(events=events)))
 
-    def _pending_events(self, seat: int) -> list[events_pb2.Event]:
-        """The log entries ``seat`` has not been sent yet, as its projection allows."""
+    def _pending_events(self, seat: int) -> list[Event]:
+        """The log events ``seat`` has not been sent yet, as its projection allows; its kept view
+        takes them too."""
         start, end = self.cursors[seat], len(self.game.log)
         self.cursors[seat] = end
-        if start == end or not self.connected[seat]:
+        if start == end:
             return []
-        return self.encoders[seat].encode_all(project_events(self.game, seat, start))
+        if not self.connected[seat]:
+            self.views[seat].forget()
+            return []
+        events = project_events(self.game, seat, start)
+        self.views[seat].feed(events)
+        return events
+
+    def _encoded_events(self, seat: int) -> list[events_pb2.Event]:
+        return self.encoders[seat].encode_all(self._pending_events(seat))
 
     def _flush_events(self, but: int = -1, everyone: bool = False) -> None:
-        """Queue what they have not seen for the seats that want live events (or for all); ``but``'s
-        events ride on its DecisionRequest instead."""
+        """Queue what they have not seen for the seats that want live events, or (at the game's end)
+        for all, with what was held back for forfeited seats; ``but``'s events ride on its
+        DecisionRequest instead. A forfeited seat gets nothing until the end: it is not asked any
+        more, and a bot that stopped reading must not pile up messages (it would be cut off)."""
         for seat in range(self.rules.players):
-            if seat != but and self.connected[seat] and (everyone or self.live_events[seat]):
-                self._send_events(seat, self._pending_events(seat))
+            if seat == but or not self.connected[seat]:
+                continue
+            if everyone:
+                held, self.held[seat] = self.held[seat], []
+                self._send_events(seat, [*held, *self._encoded_events(seat)])
+            elif self.live_events[seat] and not self.records[seat].forfeited:
+                self._send_events(seat, self._encoded_events(seat))
         if self.on_update is not None:
             self.on_update(self.game)
 
@@ -242,12 +260,13 @@ class GameSession:
                 self._apply_default(seat, DefaultReason.DISCONNECTED if record.disconnected else DefaultReason.FORFEITED)
                 continue
             clock = self.clocks[seat]
-            request = protocol.decision_to_proto(
-                self.turn, self._decision, project(game, seat), self.settings.decision_ms, clock.bank_ms,
-                self.names, self.rules,
+            events = self.encoders[seat].request_bytes(self._pending_events(seat))  # feeds the seat's view first
+            message = referee_pb2.RefereeMessage()
+            protocol.decision_to_proto(
+                self.turn, self._decision, self.views[seat].view(game), self.settings.decision_ms, clock.bank_ms,
+                out=message.decision_request, extra=self._ruleset + events,
             )
-            request.events.extend(self._pending_events(seat))
-            self._send(seat, referee_pb2.RefereeMessage(decision_request=request))
+            self._send(seat, message)
             self._errors = 0
             self.pending = Ask(self.turn, seat, clock.allowed_ms())
             return self.pending
@@ -381,7 +400,11 @@ class GameSession:
         self.records[seat].defaults += 1
         self.turns.append(TurnRecord(entry, self.turn, seat, time_ms, reason))
         applied = protocol.default_applied_to_proto(self.turn, action, reason.value)
-        self._send_events(seat, [*self._pending_events(seat), *([strike] if strike is not None else []), applied])
+        events = [*self._encoded_events(seat), *([strike] if strike is not None else []), applied]
+        if reason == DefaultReason.FORFEITED:
+            self.held[seat].extend(events)  # see _flush_events
+        else:
+            self._send_events(seat, events)
         self.pending = None
 
     def _send_game_end(self, abort_reason: str = "") -> None:

@@ -477,7 +477,7 @@ def strike_overshoots(log_path: Path, w: Window) -> list[float]:
         if not line.startswith("{"):
             continue
         entry = json.loads(line)
-        if entry.get("event") != "strike" or entry.get("reason") != "DEFAULT_REASON_TIMEOUT" or entry.get("overshoot_ms") is None:
+        if entry.get("event") != "strike" or entry.get("reason") != "TIMEOUT" or entry.get("overshoot_ms") is None:
             continue
         stamp = datetime.datetime.fromisoformat(entry["timestamp"])
         if w.start is not None and w.end is not None and w.start <= stamp <= w.end:

@@ -204,3 +204,19 @@ class PublishMatchesResponse(_message.Message):
     PUBLISHED_FIELD_NUMBER: _ClassVar[int]
     published: int
     def __init__(self, published: _Optional[int] = ...) -> None: ...
+
+class AbortMatchesRequest(_message.Message):
+    __slots__ = ("group", "match_ids", "reason")
+    GROUP_FIELD_NUMBER: _ClassVar[int]
+    MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    group: str
+    match_ids: _containers.RepeatedScalarFieldContainer[str]
+    reason: str
+    def __init__(self, group: _Optional[str] = ..., match_ids: _Optional[_Iterable[str]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class AbortMatchesResponse(_message.Message):
+    __slots__ = ("match_ids",)
+    MATCH_IDS_FIELD_NUMBER: _ClassVar[int]
+    match_ids: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, match_ids: _Optional[_Iterable[str]] = ...) -> None: ...

@@ -70,6 +70,11 @@ class ArenaStub:
                 request_serializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesRequest.SerializeToString,
                 response_deserializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesResponse.FromString,
                 _registered_method=True)
+        self.AbortMatches = channel.unary_unary(
+                '/mizerka.v1.Arena/AbortMatches',
+                request_serializer=mizerka_dot_v1_dot_arena__pb2.AbortMatchesRequest.SerializeToString,
+                response_deserializer=mizerka_dot_v1_dot_arena__pb2.AbortMatchesResponse.FromString,
+                _registered_method=True)
 
 
 class ArenaServicer:
@@ -130,6 +135,19 @@ class ArenaServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AbortMatches(self, request, context):
+        """Stop unfinished matches: every PENDING or RUNNING match of a group, and/or matches by id. Each
+        stops at once: the bots seated in its running game get GameEnd with aborted set and the
+        reason, and the match is stored ABORTED with the reason as Match.abort_reason (games it
+        finished before stay in Match.results). A match that has already ended is left as it is.
+        Used by an organiser whose own side failed (the league runner, whose bots died with it, stops
+        its league's matches before playing them again). An unknown match id: NOT_FOUND, and nothing
+        is aborted.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ArenaServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -167,6 +185,11 @@ def add_ArenaServicer_to_server(servicer, server):
                     servicer.PublishMatches,
                     request_deserializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesRequest.FromString,
                     response_serializer=mizerka_dot_v1_dot_arena__pb2.PublishMatchesResponse.SerializeToString,
+            ),
+            'AbortMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.AbortMatches,
+                    request_deserializer=mizerka_dot_v1_dot_arena__pb2.AbortMatchesRequest.FromString,
+                    response_serializer=mizerka_dot_v1_dot_arena__pb2.AbortMatchesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -359,6 +382,33 @@ class Arena:
             '/mizerka.v1.Arena/PublishMatches',
             mizerka_dot_v1_dot_arena__pb2.PublishMatchesRequest.SerializeToString,
             mizerka_dot_v1_dot_arena__pb2.PublishMatchesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AbortMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/mizerka.v1.Arena/AbortMatches',
+            mizerka_dot_v1_dot_arena__pb2.AbortMatchesRequest.SerializeToString,
+            mizerka_dot_v1_dot_arena__pb2.AbortMatchesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,159 @@
+"""Opening the database behind ``--db``: a SQLite file (the default, nothing to install) or a
+PostgreSQL server (``postgresql://`` URLs, driven by psycopg 3), with one schema on both.
+
+The schema is versioned by Alembic (``server/migrations``): opening a database brings it to the
+newest revision this program knows, so every command works on a database of any earlier version,
+and one written by a newer version is refused with a message instead of being misread. Problems the
+user must fix (unreachable server, newer schema) are :class:`DatabaseError` with a one-line message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+
+from server.logs import private_dir, private_file
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+# Held (transaction-scoped) while a PostgreSQL database is upgraded: two referees or league runners
+# starting at once must not both create the tables. Any fixed 64-bit number; this one spells "mizerka".
+UPGRADE_LOCK = 0x6D697A65726B61
+POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+CONNECT_TIMEOUT_S = 10  # libpq waits forever by default for a host that drops packets
+
+
+class DatabaseError(RuntimeError):
+    """A database this program cannot use as it is; the message says why and what to do."""
+
+
+def database_url(path_or_url: str | Path) -> str:
+    """A SQLAlchemy URL from a file path (SQLite) or a URL; PostgreSQL URLs get the psycopg 3
+    driver (the only one installed). A database file holds bot token hashes, seeds and every hand
+    (a league's also its bots' tokens), so it is its user's alone: created 0600 (its -wal and -shm
+    follow; see :func:`server.logs.private_file`) in folders created 0700."""
+    text = str(path_or_url)
+    if "://" not in text:
+        private_dir(Path(text).parent)
+        private_file(Path(text))
+        return f"sqlite:///{Path(text).resolve()}"
+    scheme, rest = text.split("://", 1)
+    if scheme in POSTGRES_SCHEMES:
+        return f"postgresql+psycopg://{rest}"
+    return text
+
+
+def describe(url: sa.URL) -> str:
+    """Where a database is, for messages: never its password (one may be in the URL)."""
+    if url.get_backend_name() == "sqlite":
+        return f"SQLite file {url.database}"
+    socket = url.query.get("host")
+    where = f"{url.host}:{url.port or 5432}" if url.host else f"the local socket {socket or '(libpq default)'}"
+    return f"PostgreSQL at {where}, database {url.database!r}" + (f" as {url.username!r}" if url.username else "")
+
+
+def _reason(error: sa.exc.DBAPIError) -> str:
+    """What the driver says went wrong (refused, timeout, no such database), on one line."""
+    return " ".join(line.strip() for line in str(error.orig).splitlines() if line.strip()) or type(error.orig).__name__
+
+
+def _sqlite_pragmas(conn: Any, _record: Any) -> None:
+    """WAL: readers (a league runner, `standings`) never block the referee's writes; wait up to
+    10 s for a lock another process holds."""
+    cur = conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA busy_timeout=10000")
+    cur.close()
+
+
+def open_engine(path_or_url: str | Path) -> sa.Engine:
+    """An engine on an up-to-date schema; DatabaseError if it cannot be reached or is too new."""
+    url = database_url(path_or_url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url)
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        parsed = sa.make_url(url)
+        args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT_S}
+        engine = sa.create_engine(url, connect_args=args, pool_pre_ping=True)
+    try:
+        migrate(engine)
+    except BaseException:
+        engine.dispose()
+        raise
+    return engine
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    return config
+
+
+def head_revision() -> str:
+    """The newest schema revision this program knows."""
+    head = ScriptDirectory.from_config(_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def _check_known(script: ScriptDirectory, current: tuple[str, ...]) -> None:
+    known = {s.revision for s in script.walk_revisions()}
+    for rev in current:
+        if rev not in known:
+            raise DatabaseError(f"this database was written by a newer version of Mizerka Arena (schema revision {rev}); "
+                                "upgrade this program")
+
+
+@contextmanager
+def _upgrade_transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
+    """A transaction no other process upgrades in at the same time (released when it ends)."""
+    if engine.dialect.name == "sqlite":
+        # pysqlite would begin only at the first INSERT, after the DDL: take the write lock first.
+        locking = sa.create_engine(engine.url, poolclass=sa.pool.NullPool)
+        sa.event.listen(locking, "connect", _sqlite_pragmas)
+        sa.event.listen(locking, "connect", _autocommit_driver)
+        sa.event.listen(locking, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
+        try:
+            with locking.begin() as conn:
+                yield conn
+        finally:
+            locking.dispose()
+        return
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
+        yield conn
+
+
+def _autocommit_driver(conn: Any, _record: Any) -> None:
+    """Leave BEGIN to SQLAlchemy's ``begin`` event (pysqlite's own would come too late)."""
+    conn.isolation_level = None
+
+
+def migrate(engine: sa.Engine) -> None:
+    """Bring the database to the newest revision (nothing to do, usually, after one read). A
+    database from before versioning (tables, no alembic_version) is completed by the first
+    revision, which only adds what is missing, and stamped."""
+    config = _config()
+    script = ScriptDirectory.from_config(config)
+    try:
+        with engine.connect() as conn:
+            current = MigrationContext.configure(conn).get_current_heads()
+        _check_known(script, current)
+        if current == (script.get_current_head(),):
+            return
+        with _upgrade_transaction(engine) as conn:
+            _check_known(script, MigrationContext.configure(conn).get_current_heads())  # another process may have won
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+    except sa.exc.OperationalError as e:
+        raise DatabaseError(f"cannot use the database ({describe(engine.url)}): {_reason(e)}") from None
