@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine bench-referee bench-league bench-flood venv proto clean
+.PHONY: demo test bench-engine bench-referee bench-league bench-flood bench-load venv proto clean
 
 venv: $(STAMP)
 
@@ -32,6 +32,11 @@ bench-league: $(STAMP)
 
 bench-flood: $(STAMP)
 	$(BIN)/python tests/bench/bench_flood.py
+
+# One referee holding 16 to 1,000 matches whose bots connect all at once (BENCHMARKS.md, "Load");
+# options go in ARGS, e.g. make bench-load ARGS="--matches 16,100 --think-matches 100 --seconds 5".
+bench-load: $(STAMP)
+	$(BIN)/python tests/bench/bench_load.py $(ARGS)
 
 # Regenerate the Python stubs (package mizerka_proto in proto/python) from proto/ (tests check they are current).
 proto: $(STAMP)

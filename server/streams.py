@@ -304,10 +304,12 @@ class Lobby:
             self._lacking[bot_id] = waits
 
     def _forget(self, wait: _Wait) -> None:
-        waits = self._lacking.get(wait.filed or "", {})
-        waits.pop(wait, None)
-        if not waits:
-            self._lacking.pop(wait.filed or "", None)
+        """``wait`` waits no more (it timed out, or its match was cancelled)."""
+        waits = self._lacking.get(wait.filed) if wait.filed is not None else None
+        if waits is not None:
+            waits.pop(wait, None)
+            if not waits:
+                del self._lacking[wait.filed]  # type: ignore[arg-type]
 
     async def acquire(self, bot_ids: Sequence[str | None], timeout_s: float) -> list[StreamSeat | None]:
         """A stream for every seat (None: a seat not to fill); after ``timeout_s``, None for the

@@ -11,6 +11,8 @@ while the N matches are created (``--create-concurrency`` CreateMatch calls in f
 warm-up, then a window of ``--seconds``. During the window a CreateMatch probe every 0.5 s (a
 one-game ``mizerka-short`` match whose seats the default policy plays) measures CreateMatch under
 load. Then the same with ``--think-matches`` matches of bots that think ``--think-ms`` per decision.
+Last, the memory run: MEMORY_MATCHES matches of three-deal ``mizerka-short`` games until
+``--memory-games`` games have finished, the referee's RSS taken every MEMORY_STEP games.
 
 Printed per run: decisions/s; round trip p50/p99 (a bot writes its Action -> the next
 DecisionRequest of the same match reaches a bot; with thinking bots this is the referee's added

@@ -1,0 +1,210 @@
+"""The parts that let one referee hold a thousand matches, each on its own: the lobby's
+bookkeeping, the pacing of the bots' messages, the garbage-collector policy, grpc.aio's completions
+handed over in bulk, and the store's memory of bots. tests/test_capacity.py checks them together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from pathlib import Path
+
+import grpc
+import pytest
+
+from mizerka_proto import referee_pb2, referee_pb2_grpc
+from server.collector import Collector
+from server.grpc_events import drain_notifications
+from server.pacing import Pacer
+from server.service import Arena, start_server
+from server.settings import ClockSettings
+from server.store import Bot, Store
+from server.streams import Lobby
+
+from harness import ADMIN
+
+
+class Seat:
+    """What the Lobby needs of a stream."""
+
+    def __init__(self, bot_id: str) -> None:
+        self.bot = Bot(bot_id, bot_id)
+        self.closed = asyncio.Event()
+        self.games = 0
+
+    def start_game(self) -> None:
+        self.games += 1
+
+    def end_game(self) -> None:
+        pass
+
+
+def lobby_with(*bot_ids: str) -> tuple[Lobby, list[Seat]]:
+    lobby = Lobby()
+    seats = [Seat(b) for b in bot_ids]
+    for seat in seats:
+        assert lobby.open(seat.bot.id)
+        lobby.add(seat)  # type: ignore[arg-type]
+    return lobby, seats
+
+
+# ------------------------------------------------------------------------------------ lobby
+@pytest.mark.asyncio
+async def test_a_match_takes_all_its_seats_at_once_or_waits_for_the_bot_it_lacks() -> None:
+    lobby, (a1, b1) = lobby_with("A", "B")
+    waiting = asyncio.create_task(lobby.acquire(["A", "A", "B"], 60))  # the same bot in two seats
+    await asyncio.sleep(0)
+    assert not waiting.done() and len(lobby.idle["A"]) == 1  # nothing taken while one is missing
+    a2 = Seat("A")
+    lobby.open("A")
+    lobby.add(a2)  # type: ignore[arg-type]
+    assert await waiting == [a1, a2, b1] and a1.games == a2.games == b1.games == 1
+    assert not lobby._lacking and not any(lobby.idle.values())
+    lobby.release([a1, a2, b1])  # type: ignore[list-item]
+    assert [list(lobby.idle[b]) for b in "AB"] == [[a1, a2], [b1]]
+
+
+@pytest.mark.asyncio
+async def test_ended_streams_are_never_handed_out_and_seats_nobody_came_for_are_left_empty() -> None:
+    lobby, (a1, a2, b1) = lobby_with("A", "A", "B")
+    a1.closed.set()  # ended, not yet removed by its Play handler
+    assert await lobby.acquire(["A", None, "B"], 60) == [a2, None, b1]
+    assert await lobby.acquire(["A", "C"], 0.01) == [None, None]  # timed out: whatever is idle, None for the rest
+    assert not lobby._lacking
+
+
+@pytest.mark.asyncio
+async def test_a_cancelled_match_gives_back_the_seats_it_was_just_handed() -> None:
+    lobby, _ = lobby_with()
+    waiting = asyncio.create_task(lobby.acquire(["A"], 60))
+    await asyncio.sleep(0)
+    seat = Seat("A")
+    lobby.open("A")
+    lobby.add(seat)  # type: ignore[arg-type]  # fills the match: its task has not run yet
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert list(lobby.idle["A"]) == [seat] and not lobby._lacking
+
+
+@pytest.mark.asyncio
+async def test_a_new_stream_looks_only_at_the_matches_waiting_for_its_bot() -> None:
+    """A thousand matches wait, each for its own three bots: one new stream tries one match."""
+    lobby = Lobby()
+    waits = [asyncio.create_task(lobby.acquire([f"x{m}", f"y{m}", f"z{m}"], 60)) for m in range(1000)]
+    await asyncio.sleep(0)
+    tried = []
+    take = lobby._take
+    lobby._take = lambda bot_ids, partial: tried.append(bot_ids) or take(bot_ids, partial)  # type: ignore[method-assign]
+    for bot_id in ("x500", "y500", "z500"):
+        lobby.open(bot_id)
+        lobby.add(Seat(bot_id))  # type: ignore[arg-type]
+    assert tried == [["x500", "y500", "z500"]]  # looked at once, when it lacked nothing any more
+    assert len(await waits[500]) == 3
+    assert [w.done() for w in waits].count(True) == 1
+    for w in waits:
+        w.cancel()
+    await asyncio.gather(*waits, return_exceptions=True)
+    assert not lobby._lacking
+
+
+# ----------------------------------------------------------------------------------- pacing
+@pytest.mark.asyncio
+async def test_the_pacer_starts_at_most_its_allowance_per_iteration_in_arrival_order() -> None:
+    pacer = Pacer(most=3)
+    started: list[tuple[int, int]] = []
+    iteration = [0]
+
+    def count() -> None:  # one call per loop iteration
+        iteration[0] += 1
+        asyncio.get_running_loop().call_soon(count)
+
+    async def work(i: int) -> None:
+        await pacer.turn()
+        started.append((iteration[0], i))
+
+    asyncio.get_running_loop().call_soon(count)
+    await asyncio.gather(*(work(i) for i in range(10)))
+    assert [i for _, i in started] == list(range(10))
+    per_iteration = [sum(1 for it, _ in started if it == n) for n in {it for it, _ in started}]
+    assert max(per_iteration) <= 3 and len(per_iteration) >= 4
+
+
+@pytest.mark.asyncio
+async def test_the_allowance_shrinks_while_iterations_run_long_and_cancelled_turns_are_skipped() -> None:
+    pacer = Pacer(iteration_s=0.001, most=64)
+    loop = asyncio.get_running_loop()
+    slow = [True]
+
+    def long_iterations() -> None:  # every iteration takes ~5 ms
+        if slow[0]:
+            end = loop.time() + 0.005
+            while loop.time() < end:
+                pass
+            loop.call_soon(long_iterations)
+
+    loop.call_soon(long_iterations)
+    for _ in range(20):
+        await pacer.turn()
+        await asyncio.sleep(0)
+    assert pacer.allowance < 8
+    slow[0] = False
+    turns = [asyncio.create_task(pacer.turn()) for _ in range(20)]
+    turns[0].cancel()
+    await asyncio.gather(*turns[1:])
+    assert turns[0].cancelled() and not pacer.waiting
+
+
+# -------------------------------------------------------------------------------- collector
+@pytest.mark.asyncio
+async def test_the_collector_freezes_what_survives_and_collects_everything_on_schedule() -> None:
+    collector = Collector(full_every_s=0.05)
+    try:
+        collector.start(asyncio.get_running_loop())
+        assert gc.get_freeze_count() > 0
+        gc.unfreeze()
+        gc.collect(1)  # survivors are frozen on the loop's next iteration
+        await asyncio.sleep(0)
+        assert gc.get_freeze_count() > 0
+        await asyncio.sleep(0.2)
+        assert collector.full_collections >= 1
+    finally:
+        collector.stop()
+    assert gc.get_freeze_count() == 0 and collector._collected not in gc.callbacks
+
+
+# ------------------------------------------------------------------------------ gRPC events
+@pytest.mark.asyncio
+async def test_grpc_completions_reach_the_loop_in_bulk(tmp_path: Path) -> None:
+    """With this grpcio (constraints.txt) the work-around applies, and under a burst of streams
+    grpc.aio's notification socket never fills (it holds one byte per waiting completion)."""
+    arena = Arena(Store(tmp_path / "arena.sqlite"), ClockSettings())
+    server, port = await start_server(arena, "127.0.0.1", 0, ADMIN)
+    try:
+        assert drain_notifications(asyncio.get_running_loop())
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = referee_pb2_grpc.RefereeStub(channel)
+
+            async def refused() -> grpc.StatusCode:
+                with pytest.raises(grpc.aio.AioRpcError) as err:
+                    async for _ in stub.Play(iter([referee_pb2.BotMessage(hello=referee_pb2.Hello(token="nobody"))])):
+                        pass
+                return err.value.code()
+
+            codes = await asyncio.gather(*(refused() for _ in range(500)))
+        assert set(codes) == {grpc.StatusCode.UNAUTHENTICATED}
+    finally:
+        await server.stop(None)
+
+
+# ------------------------------------------------------------------------------------ store
+def test_the_store_reads_a_bot_once_and_never_remembers_an_unknown_token(tmp_path: Path) -> None:
+    store = Store(tmp_path / "arena.sqlite")
+    bot, token = store.add_bot("cached")
+    assert store.known_bot_by_token(token) == bot == store.bot(bot.id)
+    again = Store(tmp_path / "arena.sqlite")  # another process's view: nothing known yet
+    assert again.known_bot_by_token(token) is None
+    assert again.bot_by_token(token) == bot and again.known_bot_by_token(token) == bot
+    assert again.bot_by_token("guess") is None and again.known_bot_by_token("guess") is None
+    row = store.create_match("mizerka", {}, "s", 1, {"decision_ms": 1000}, [bot.id] * 3)
+    assert store.match(row.id) == row
