@@ -68,9 +68,9 @@ def _sqlite_pragmas(conn: Any, _record: Any) -> None:
     """WAL: readers (a league runner, `standings`) never block the referee's writes; wait up to
     10 s for a lock another process holds."""
     cur = conn.cursor()
+    cur.execute("PRAGMA busy_timeout=10000")  # first: switching to WAL needs a lock, and must wait for it
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA busy_timeout=10000")
     cur.close()
 
 
