@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine bench-referee bench-league bench-flood bench-load venv proto clean
+.PHONY: demo test bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers venv proto clean
 
 venv: $(STAMP)
 
@@ -33,10 +33,19 @@ bench-league: $(STAMP)
 bench-flood: $(STAMP)
 	$(BIN)/python tests/bench/bench_flood.py
 
+# The expert bot against the built-in bots in duplicate sets (BENCHMARKS.md, "Expert bot"); options
+# go in ARGS, e.g. make bench-expert ARGS="--sets 8 --processes 2 --deals 6".
+bench-expert: $(STAMP)
+	$(BIN)/python tests/bench/bench_expert.py $(ARGS)
+
 # One referee holding 16 to 1,000 matches whose bots connect all at once (BENCHMARKS.md, "Load");
 # options go in ARGS, e.g. make bench-load ARGS="--matches 16,100 --think-matches 100 --seconds 5".
 bench-load: $(STAMP)
 	$(BIN)/python tests/bench/bench_load.py $(ARGS)
+
+# options go in ARGS, e.g. make bench-workers ARGS="--workers 1,2,3 --slots 2 --think-ms 50".
+bench-workers: $(STAMP)
+	$(BIN)/python tests/bench/bench_workers.py $(ARGS)
 
 # Regenerate the Python stubs (package mizerka_proto in proto/python) from proto/ (tests check they are current).
 proto: $(STAMP)

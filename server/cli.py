@@ -18,11 +18,13 @@ from server.engine.game import Game
 from server.engine.rules import PRESETS, RulesError, load_ruleset
 from server.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.logs import configure_logging, private_umask
+from server.metrics import MetricsServerError
 from server.policies import random_action
 from server.scoresheet import render_scoresheet
 from server.serve import admin_token_for
 from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits
+from server.store import DEFAULT_REFEREE
 from server.tls import ServerTls
 
 _LIMITS = StreamLimits()  # the defaults of serve's stream limits
@@ -108,10 +110,16 @@ def serve(
     tls_cert: Annotated[Path | None, typer.Option(metavar="PEM", help="Serve TLS with this certificate chain (PEM; needs --tls-key). Without TLS, tokens cross the network in clear text.")] = None,
     tls_key: Annotated[Path | None, typer.Option(metavar="PEM", help="The private key of --tls-cert (PEM).")] = None,
     tls_client_ca: Annotated[Path | None, typer.Option(metavar="PEM", help="Mutual TLS: require client certificates signed by this CA (PEM).")] = None,
+    metrics_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve Prometheus metrics on this port, at /metrics (0: any free port; the log says which). Off unless given; docs/metrics.md.")] = None,
+    metrics_host: Annotated[str, typer.Option(help="Address the metrics listen on; the default keeps them on this machine.")] = "127.0.0.1",
+    referee_id: Annotated[str, typer.Option(help="This referee's id among those sharing one database: on start it aborts only the unfinished matches it left itself.")] = DEFAULT_REFEREE,
+    unix_socket: Annotated[Path | None, typer.Option(metavar="PATH", help="Also listen on this Unix socket, in plain text and open to every user of this machine (as the port is): what the league runner's sandboxed bots connect to (MIZERKA_SERVER=unix:PATH).")] = None,
 ) -> None:
     """Run the referee: bots connect to play, admins create matches, anyone may watch."""
     if log_format not in ("auto", "console", "json"):
         raise usage_error(f"--log-format must be auto, console or json, not {log_format!r}")
+    if metrics_port is not None and not 0 <= metrics_port <= 65535:
+        raise usage_error(f"--metrics-port must be a port number 0..65535 (0: any free port), not {metrics_port}")
     configure_logging(log_format)  # type: ignore[arg-type]
     private_umask()  # the database, its -wal/-shm and the admin-token file: for this user alone
     if admin_token:
@@ -125,7 +133,10 @@ def serve(
         raise usage_error(str(e)) from None
     token = admin_token_for(db, admin_token)
     try:
-        asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls))
+        asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls, referee_id=referee_id,
+                               metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_socket=unix_socket))
+    except MetricsServerError as e:
+        raise usage_error(f"--metrics-port {metrics_port}: {e}") from None
     except (OSError, DatabaseError) as e:  # a port in use; an unreachable or newer database
         raise usage_error(str(e)) from None
 

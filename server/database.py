@@ -27,11 +27,27 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 # starting at once must not both create the tables. Any fixed 64-bit number; this one spells "mizerka".
 UPGRADE_LOCK = 0x6D697A65726B61
 POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
-CONNECT_TIMEOUT_S = 10  # libpq waits forever by default for a host that drops packets
+# libpq waits forever by default for a host that drops packets: give up connecting after 10 s, and
+# on an open connection notice a dead link (keepalives while idle; unacknowledged data for 15 s),
+# so a worker cut off from the database gets an error to retry on instead of hanging for minutes.
+# The server side needs the same: a session whose client vanished (a cut link) would otherwise keep
+# its transaction, and the row locks other hosts wait for, until the kernel's keepalive gives up
+# (2 hours by default). So each session asks the server to probe its client the same way and to end
+# a transaction left idle for 30 s (ours last milliseconds).
+SERVER_SESSION = ("-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3 "
+                  "-c tcp_user_timeout=15000 -c idle_in_transaction_session_timeout=30000")
+LIBPQ_DEFAULTS = {"connect_timeout": 10, "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+                  "keepalives_count": 3, "tcp_user_timeout": 15_000, "options": SERVER_SESSION}
 
 
 class DatabaseError(RuntimeError):
     """A database this program cannot use as it is; the message says why and what to do."""
+
+
+def is_postgres(path_or_url: str | Path) -> bool:
+    """Is ``--db`` a PostgreSQL URL (not a SQLite file)?"""
+    text = str(path_or_url)
+    return "://" in text and text.split("://", 1)[0] in POSTGRES_SCHEMES
 
 
 def database_url(path_or_url: str | Path) -> str:
@@ -82,7 +98,7 @@ def open_engine(path_or_url: str | Path) -> sa.Engine:
         sa.event.listen(engine, "connect", _sqlite_pragmas)
     else:
         parsed = sa.make_url(url)
-        args = {} if "connect_timeout" in parsed.query else {"connect_timeout": CONNECT_TIMEOUT_S}
+        args = {k: v for k, v in LIBPQ_DEFAULTS.items() if k not in parsed.query}  # the URL's own settings win
         engine = sa.create_engine(url, connect_args=args, pool_pre_ping=True)
     try:
         migrate(engine)

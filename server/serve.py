@@ -13,9 +13,10 @@ from grpc_health.v1.health import aio as health_aio
 
 from server.collector import Collector
 from server.logs import private_secret
+from server.metrics import referee_registry, start_metrics_server
 from server.service import Arena, start_server
 from server.settings import ClockSettings, StreamLimits
-from server.store import Store
+from server.store import DEFAULT_REFEREE, Store
 from server.tls import ServerTls, is_loopback
 
 log = structlog.get_logger("serve")
@@ -34,14 +35,25 @@ def admin_token_for(db: str, given: str | None) -> str:
 
 
 async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSettings, seat_timeout_s: float,
-                ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None) -> None:
-    store = Store(db)
+                ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None,
+                referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_socket: Path | None = None) -> None:
+    """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
+    ``unix_socket``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py)."""
+    store = Store(db, referee_id)
     arena = Arena(store, clock, seat_timeout_s, limits)
     stale = arena.abort_stale()
     if stale:
         log.warning("matches of an earlier run marked aborted", matches=stale)
+    if metrics is not None:  # before the referee listens: once the ready file is there, so are the metrics
+        metrics_host, metrics_port = metrics
+        metrics_port = start_metrics_server(referee_registry(arena), metrics_host, metrics_port)
+        log.info("metrics listening", address=f"{metrics_host}:{metrics_port}", path="/metrics")
     health = health_aio.HealthServicer()
-    server, bound = await start_server(arena, host, port, admin_token, tls, health)
+    server, bound = await start_server(arena, host, port, admin_token, tls, health,
+                                       None if unix_socket is None else str(unix_socket))
+    if unix_socket is not None:  # sandboxed bots may run as another user; anyone here may reach the port anyway
+        os.chmod(unix_socket, 0o666)
+        log.info("referee listening on a Unix socket too", path=str(unix_socket))
     collector = Collector()  # no stall of a full garbage collection every few seconds under load
     collector.start(asyncio.get_running_loop())
     log.info("referee listening", address=f"{host}:{bound}", db=db,

@@ -33,6 +33,7 @@ from server.engine.game import Game
 from server.engine.rules import RulesError, load_ruleset
 from server.engine.views import FULL, SPECTATOR, project, project_events
 from server.grpc_events import drain_notifications
+from server.metrics import RefereeTally
 from server.records import STATUS, bot_names, finished_updates, is_admin, match_to_proto, page, replay_stored
 from server.referee.match import GameRecord, GameRunner, game_seed
 from server.settings import ClockSettings, StreamLimits
@@ -103,6 +104,13 @@ class Arena:
         self.live: dict[str, LiveMatch] = {}
         self.finished_games = RecentGames(recent_games)
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
+        self.tally = RefereeTally()  # the referee's metrics (server/metrics.py)
+
+    def live_matches(self) -> int:
+        return len(self.live)
+
+    def live_streams(self) -> int:
+        return self.lobby.open_streams
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)``, a store write, in the Arena's one writer thread: a SQLite lock wait must
@@ -162,7 +170,7 @@ class Arena:
                     bound.warning("seats without a bot stream; the default policy plays them", seats=absent)
                 runner = GameRunner(
                     row.id, rules, game_seed(row.seed, index), index, ports, names, clock, row.games,
-                    on_update=lambda game, i=index: self._publish(live, i, game),
+                    on_update=lambda game, i=index: self._publish(live, i, game), on_decision=self.tally.decision,
                 )
                 live.runner = runner
                 try:
@@ -174,7 +182,8 @@ class Arena:
                     raise
                 finally:
                     self.lobby.release(ports)
-                await self.write(self.store.record_game, row.id, index, record_to_store(record, bot_ids=row.seats))
+                    self.tally.game_ended(runner.session)
+                await self.write(self._record_game, row.id, index, record_to_store(record, bot_ids=row.seats))
                 self.finished_games[(row.id, index)] = record.game
                 self._publish(live, index, record.game, game_over=True)
         except asyncio.CancelledError:
@@ -185,7 +194,7 @@ class Arena:
             status, reason = ABORTED, f"internal error: {e}"
         finally:
             try:
-                await self.write(self.store.set_status, row.id, status, reason)
+                await self.write(self._end_match, row.id, status, reason)
             finally:
                 bound.info("match ended", status=status, reason=reason)
                 live.runner = None  # its on_update refers back to live: leave no cycle for the collector
@@ -193,6 +202,16 @@ class Arena:
                 for q in live.watchers:
                     q.put_nowait(None)
                 self.live.pop(row.id, None)
+
+    # The writer thread counts what the store has just taken (the only thread to change these counts):
+    # a write outlives its caller's cancellation, and so does its count.
+    def _record_game(self, match_id: str, index: int, record: dict[str, Any]) -> None:
+        if self.store.record_game(match_id, index, record):
+            self.tally.games += 1
+
+    def _end_match(self, match_id: str, status: str, reason: str | None = None) -> None:
+        self.store.set_status(match_id, status, reason)
+        self.tally.matches[status] += 1
 
     def _publish(self, live: LiveMatch, index: int, game: Game, game_over: bool = False) -> None:
         for q in live.watchers:
@@ -211,7 +230,7 @@ class Arena:
         for m in chosen:
             await asyncio.wait([m.task])  # type: ignore[list-item]
             if not m.done.is_set():  # cancelled before it began: _run never stored why
-                await asyncio.to_thread(self.store.set_status, m.row.id, ABORTED, reason)
+                await self.write(self._end_match, m.row.id, ABORTED, reason)
                 self.live.pop(m.row.id, None)
                 m.done.set()
         return [m.row.id for m in chosen]
@@ -449,10 +468,11 @@ SERVER_OPTIONS = [
 
 
 async def start_server(arena: Arena, host: str, port: int, admin_token: str, tls: ServerTls | None = None,
-                       health: health_aio.HealthServicer | None = None) -> tuple[grpc.aio.Server, int]:
+                       health: health_aio.HealthServicer | None = None, unix_socket: str | None = None) -> tuple[grpc.aio.Server, int]:
     """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port.
     With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA).
-    ``health`` (else a new one) answers SERVING once listening; the caller marks its shutdown on it."""
+    ``health`` (else a new one) answers SERVING once listening; the caller marks its shutdown on it.
+    ``unix_socket``: a path to listen on too, in plain text (sandboxed bots, tournaments/bwrap.py)."""
     server = grpc.aio.server(options=SERVER_OPTIONS)
     referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
@@ -470,8 +490,11 @@ async def start_server(arena: Arena, host: str, port: int, admin_token: str, tls
             bound = server.add_insecure_port(f"{host}:{port}")
         else:
             bound = server.add_secure_port(f"{host}:{port}", tls.credentials())
+        if unix_socket is not None:
+            server.add_insecure_port(f"unix:{unix_socket}")
     except RuntimeError as e:  # grpc's "failed to bind": a port in use, or TLS files it cannot use
-        raise OSError(f"cannot listen on {host}:{port}{' with TLS' if tls is not None else ''}: {e}") from None
+        also = f" and {unix_socket}" if unix_socket is not None else ""
+        raise OSError(f"cannot listen on {host}:{port}{also}{' with TLS' if tls is not None else ''}: {e}") from None
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()

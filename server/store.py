@@ -57,6 +57,9 @@ matches = sa.Table(
     # Matches of a group (a league) keep their full record admin-only until the group is published.
     sa.Column("match_group", sa.String(200)),  # NULL or "": no group
     sa.Column("sealed", sa.Boolean),  # True until published; NULL (older rows) is False
+    # The id of the referee process running it (``mizerka serve --referee-id``): several referees
+    # share one PostgreSQL database, and each, on start, aborts only the matches it left. NULL: "default".
+    sa.Column("referee", sa.String(200)),
 )
 
 games = sa.Table(
@@ -77,6 +80,7 @@ games = sa.Table(
 PENDING, RUNNING, FINISHED, ABORTED = "PENDING", "RUNNING", "FINISHED", "ABORTED"
 MAX_NAME = 64  # characters of a bot name or a match group
 MAX_SEED = 200  # characters of a match seed
+DEFAULT_REFEREE = "default"  # the referee id of a lone referee (and of matches stored before ids)
 
 
 class StoreError(ValueError):
@@ -128,6 +132,7 @@ class MatchRow:
     error: str | None = None
     match_group: str | None = None
     sealed: bool | None = None  # the full record is admin-only until published (None: older rows, not sealed)
+    referee: str | None = None  # the referee id running it (None: older rows, the default referee)
     results: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -144,8 +149,9 @@ def _hash(token: str) -> str:
 
 
 class Store:
-    def __init__(self, url: str | Path) -> None:
+    def __init__(self, url: str | Path, referee: str = DEFAULT_REFEREE) -> None:
         self.engine = open_engine(url)  # migrated to this program's schema (server/migrations)
+        self.referee = referee  # the id written on the matches this Store creates
         # Bots are never changed or removed, so what was once read stays true: a Hello or a new
         # match's seats need no query (and no wait) after the first. Only found bots are kept.
         self._bots: dict[str, Bot] = {}  # by id
@@ -208,7 +214,7 @@ class Store:
         row = MatchRow(
             id=f"m-{uuid.uuid4().hex[:16]}", status=PENDING, preset=preset, options=dict(options), seed=seed, games=games,
             clock=dict(clock), seats=list(seats), forfeits=sorted(set(forfeits)), created_at=time.time(),
-            match_group=group or None, sealed=bool(group),
+            match_group=group or None, sealed=bool(group), referee=self.referee,
         )
         values = {f.name: getattr(row, f.name) for f in fields(MatchRow) if f.name != "results"}
         with self.engine.begin() as conn:
@@ -280,6 +286,9 @@ class Store:
             return [MatchRow(**r) for r in conn.execute(query).mappings().all()]
 
     def unfinished_matches(self) -> list[MatchRow]:
+        """This referee's matches still PENDING or RUNNING (those of other referees sharing the
+        database are theirs to finish)."""
+        mine = sa.func.coalesce(matches.c.referee, DEFAULT_REFEREE) == self.referee
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(matches).where(matches.c.status.in_((PENDING, RUNNING)))).mappings().all()
+            rows = conn.execute(sa.select(matches).where(matches.c.status.in_((PENDING, RUNNING)), mine)).mappings().all()
         return [MatchRow(**r) for r in rows]

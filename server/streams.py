@@ -225,6 +225,7 @@ class Lobby:
         self.pacer = pacer or Pacer()
         self.idle: dict[str, deque[StreamSeat]] = {}  # per bot, the longest idle first
         self.streams: Counter[str] = Counter()  # open streams per bot, idle or not
+        self.open_streams = 0  # their sum, for metrics: one number read from the exporter's thread
         self._lacking: dict[str, dict[_Wait, None]] = {}  # per bot, the matches waiting for it, oldest first
 
     def open(self, bot_id: str) -> bool:
@@ -232,6 +233,7 @@ class Lobby:
         if self.streams[bot_id] >= self.limits.max_streams_per_bot:
             return False
         self.streams[bot_id] += 1
+        self.open_streams += 1
         return True
 
     def add(self, seat: StreamSeat) -> None:
@@ -243,6 +245,7 @@ class Lobby:
         """An opened stream has ended."""
         bot_id = seat.bot.id
         self.streams[bot_id] -= 1
+        self.open_streams -= 1
         if self.streams[bot_id] <= 0:
             del self.streams[bot_id]
         pool = self.idle.get(bot_id)

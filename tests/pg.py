@@ -15,6 +15,7 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -42,9 +43,13 @@ def _binaries() -> Path:
                 ".ci/run installs them (Debian package postgresql), or set MIZERKA_PG_BIN", pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[str]:
-    """``postgresql://postgres@127.0.0.1:PORT``: a server of its own for this test session."""
+class PostgresError(RuntimeError):
+    """PostgreSQL could not be started here; the message says why."""
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """``postgresql://postgres@127.0.0.1:PORT``: a throwaway server (for the tests and the benchmarks)."""
     bin_dir = _binaries()
     as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     root = Path(tempfile.mkdtemp(prefix="mizerka-pg-"))
@@ -59,7 +64,7 @@ def pg_server() -> Iterator[str]:
                               "-t", "60", "start"], capture_output=True, text=True)
     if started.returncode != 0:
         shutil.rmtree(root, ignore_errors=True)
-        pytest.fail(f"PostgreSQL did not start: {started.stdout}{started.stderr}", pytrace=False)
+        raise PostgresError(f"PostgreSQL did not start: {started.stdout}{started.stderr}")
     try:
         yield f"postgresql://postgres@127.0.0.1:{port}"
     finally:
@@ -68,12 +73,29 @@ def pg_server() -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+def new_database(server: str) -> str:
+    """A new, empty database on ``server``; returns its URL."""
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return f"{server}/{name}"
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A server of its own for this test session."""
+    try:
+        with postgres_server() as url:
+            yield url
+    except PostgresError as e:
+        pytest.fail(str(e), pytrace=False)
+
+
 @pytest.fixture
 def pg_url(pg_server: str) -> Iterator[str]:
     """A new, empty database on the session's server, dropped after the test."""
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(f"{pg_server}/postgres", autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    yield f"{pg_server}/{name}"
+    url = new_database(pg_server)
+    yield url
+    name = url.rsplit("/", 1)[1]
     with psycopg.connect(f"{pg_server}/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")

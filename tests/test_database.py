@@ -209,7 +209,7 @@ def test_a_league_on_postgresql_end_to_end(pg_url: str, tmp_path: Path) -> None:
         lines += ["[[bots]]", f'name = "{bot}"', f'command = ["mizerka-bot", "{bot}"]']
     path = tmp_path / "pg.toml"
     path.write_text("\n".join(lines) + "\n")
-    done = subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=240)
+    done = subprocess.run([MIZERKA, "league", "run", str(path), "--here"], capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stdout + done.stderr
     assert not (tmp_path / "data" / "league.sqlite").exists()  # everything went to PostgreSQL
     standings = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, timeout=60)

@@ -1,37 +1,53 @@
 """The container files (docker/), checked without a Docker daemon: hadolint finds nothing in the
 Dockerfile, the compose file follows the Compose Specification (check-jsonschema's vendored schema,
 no download), every COPY source is in the build context, and the image's commands (entrypoint,
-default command, health check, the compose services' commands) work here against a real
-`mizerka serve`, whose standard gRPC health service says SERVING, then NOT_SERVING while it stops."""
+default command, health check) work here against a real `mizerka serve`, whose standard gRPC health
+service says SERVING, then NOT_SERVING while it stops. The Compose project runs here too: each
+service's command, read from docker/compose.yaml, as a local process with the service's environment,
+against a real PostgreSQL server (tests/pg.py): the referee, two workers, and the demo league they play."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import re
+import secrets
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
+import psycopg
 import pytest
+import sqlalchemy as sa
 import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from prometheus_client.parser import text_string_to_metric_families
+from psycopg import sql
 from typer.testing import CliRunner
 
+from server.database import database_url
 from tournaments.cli import app
+from tournaments.config import load_league
+from tournaments.schedule import schedule
 
 from harness import BIN, referee
+from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "docker" / "Dockerfile"
 COMPOSE = ROOT / "docker" / "compose.yaml"
 ENV_EXAMPLE = ROOT / "docker" / ".env.example"
 IMAGE = "mizerka-arena:dev"  # the compose file's name for the image docker/Dockerfile builds
-# Compose services whose `mizerka` command is still to come; they must stay out of a plain `up`.
-TO_COME = {"worker"}
+DEMO_LEAGUE = ROOT / "docker" / "demo-league.toml"  # the compose project's demo, submitted to its workers
 
 
 def _tool(name: str) -> str:
@@ -207,12 +223,15 @@ def test_the_images_commands_work_here(tmp_path: Path) -> None:
         assert gone.returncode == 1 and "UNAVAILABLE" in gone.stderr
 
 
-def test_the_compose_services_commands(tmp_path: Path) -> None:
+def test_the_compose_services_settings() -> None:
     compose = _compose()
     services = compose["services"]
     assert {"postgres", "referee", "worker", "demo"} <= set(services)
     assert services["postgres"]["image"] == "postgres:15" and "pg_isready" in " ".join(services["postgres"]["healthcheck"]["test"])
-    assert services["worker"]["deploy"]["replicas"] == 2
+    worker, demo = services["worker"], services["demo"]
+    assert worker["deploy"]["replicas"] == 2 and not worker.get("profiles"), "a plain `up` starts the workers"
+    assert demo.get("profiles") and demo["restart"] == "no", "the demo is a one-shot, run on demand"
+    assert demo["depends_on"]["worker"]["condition"] == "service_started", "`run demo` starts the workers it needs"
     commands = _cli("--help")
     for name, service in services.items():
         if service.get("image") != IMAGE:
@@ -220,22 +239,235 @@ def test_the_compose_services_commands(tmp_path: Path) -> None:
         build = service["build"]
         assert (COMPOSE.parent / build["context"] / build["dockerfile"]).resolve() == DOCKERFILE
         command = service["command"]
-        if name in TO_COME:
-            assert service.get("profiles"), f"{name}: its command is still to come, keep it out of a plain `up`"
-            continue
         assert f" {command[0]} " in commands
-        _cli(*command, "--help")
-        if name != "referee":  # only the referee's container runs a referee to check
+        if name != "referee":  # only the referee's container runs a referee the image's check can ask
             assert service["healthcheck"] == {"disable": True}, name
+        if any(_is_compose_db(word) for word in command) or name == "demo":
+            assert service["environment"]["PGPASSWORD"].startswith("${POSTGRES_PASSWORD:?"), name
     referee_ports = services["referee"]["ports"]
     assert referee_ports == ["127.0.0.1:50051:50051"], "without TLS, publish on the docker host's loopback only"
+    assert not any(service.get("ports") for name, service in services.items() if name != "referee"), \
+        "metrics and workers stay on the Compose network"
 
     # Secrets: every variable the file uses is in the example .env, with no value there; no URL holds a password.
     used = set(re.findall(r"\$\{(\w+)", COMPOSE.read_text()))
-    example = dict(line.split("=", 1) for line in ENV_EXAMPLE.read_text().splitlines() if line and not line.startswith("#"))
+    example = _env_example()
     assert used and used <= set(example) and not any(example.values()), example
-    for url in re.findall(r"postgresql[+\w]*://[^\"'\s]+", COMPOSE.read_text()):
+    with pytest.raises(ValueError, match="set POSTGRES_PASSWORD"):  # Compose refuses to start without them too
+        _service_env(services["worker"], example)
+    for url in re.findall(r"postgresql[+\w]*://[^\"'\s]+", COMPOSE.read_text() + DEMO_LEAGUE.read_text()):
         assert not re.match(r"[^:]+://[^/@]*:[^/@]*@", url), f"{url}: the password goes in PGPASSWORD, not the URL"
+
+
+def test_the_compose_demo_league_is_the_bundled_demo_on_the_projects_database() -> None:
+    """docker/demo-league.toml is tournaments/demo.toml but for `db`, the database of the services."""
+    compose_league = load_league(DEMO_LEAGUE)
+    bundled = load_league(ROOT / "tournaments" / "demo.toml")
+    assert dataclasses.replace(compose_league, path=bundled.path, db=None) == bundled
+    assert compose_league.db is not None
+    urls = {word for service in _compose()["services"].values() for word in service.get("command", []) if _is_compose_db(word)}
+    assert urls == {compose_league.db}, "the demo league, the referee and the workers share one database"
+    postgres = _compose()["services"]["postgres"]["environment"]
+    url = sa.make_url(compose_league.db)
+    assert (url.host, url.port, url.username, url.database, url.password) == \
+        ("postgres", 5432, postgres["POSTGRES_USER"], postgres["POSTGRES_DB"], None)
+
+
+# ------------------------------------------------------------------ the Compose project, run here
+# There is no Docker daemon where the tests run: each service's command runs as a local process,
+# in a folder of its own laid out as the image's /app (the files the Dockerfile's runtime stage
+# copies), with the image's environment and the service's (its ${...} filled in from
+# docker/.env.example, the empty secrets given values as that file asks). What a container network
+# would change is mapped: the database host `postgres:5432/mizerka` becomes this session's
+# PostgreSQL server and a database of the test's own (owned by the same user, given the service's
+# password, though the test server trusts loopback connections and does not check it), listening
+# ports become free loopback ports.
+_VARIABLE = re.compile(r"\$\{(\w+)(?:(:[?-])([^}]*))?\}")
+
+
+def _runtime_stage() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions after its last FROM: the image the services run."""
+    instructions = _instructions(DOCKERFILE)
+    return instructions[max(i for i, (kw, _) in enumerate(instructions) if kw == "FROM") + 1:]
+
+
+def _env_example() -> dict[str, str]:
+    lines = ENV_EXAMPLE.read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line.strip() and not line.startswith("#"))
+
+
+def _interpolate(text: str, values: dict[str, str]) -> str:
+    """Compose's ``${VAR}``, ``${VAR:-default}`` and ``${VAR:?error}`` (an unset or empty VAR: the error)."""
+    def one(m: re.Match[str]) -> str:
+        name, op, arg = m.groups()
+        value = values.get(name, "")
+        if op == ":?" and not value:
+            raise ValueError(f"{name}: {arg}")
+        return arg if op == ":-" and not value else value
+    assert "$" not in _VARIABLE.sub("", text), f"{text}: interpolation this test does not know"
+    return _VARIABLE.sub(one, text)
+
+
+def _service_env(service: dict[str, Any], values: dict[str, str]) -> dict[str, str]:
+    environment = service.get("environment", {})
+    assert isinstance(environment, dict), "environment as a mapping"
+    return {k: _interpolate(str(v), values) for k, v in environment.items()}
+
+
+def _is_compose_db(word: str) -> bool:
+    return bool(re.match(r"postgres(ql)?(\+\w+)?://", word))
+
+
+@dataclass
+class _Project:
+    """The Compose project's services as local processes."""
+
+    root: Path
+    pg: sa.URL  # this test's database: server address and database name
+    values: dict[str, str]  # docker/.env
+    ports: dict[str, int] = field(default_factory=dict)  # "SERVICE-N --option" -> the port it got here
+    procs: list[subprocess.Popen[str]] = field(default_factory=list)
+
+    def url(self, compose_url: str) -> str:
+        """A database URL of the compose file, on this test's server."""
+        url = sa.make_url(compose_url)
+        assert url.host == "postgres" and url.port == 5432, f"{compose_url}: not the postgres service"
+        return url.set(host=self.pg.host, port=self.pg.port, database=self.pg.database).render_as_string(hide_password=False)
+
+    def container(self, name: str) -> Path:
+        """A folder laid out as the image's /app: what the runtime stage copies, its database URLs mapped."""
+        app = self.root / name / "app"
+        app.mkdir(parents=True)
+        runtime = _runtime_stage()
+        assert ("WORKDIR", "/app") in runtime
+        for keyword, args in runtime:
+            if keyword == "COPY" and "--from" not in args:
+                *sources, dest = [w for w in args.split() if not w.startswith("--")]
+                assert not dest.startswith("/"), f"COPY {args}: relative to WORKDIR /app"
+                for source in sources:
+                    target = app / dest / Path(source).name if dest.endswith("/") else app / dest
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    text = (ROOT / source).read_text()
+                    for url in set(re.findall(r"postgres(?:ql)?(?:\+\w+)?://[^\"'\s]+", text)):
+                        text = text.replace(url, self.url(url))
+                    target.write_text(text)
+        return app
+
+    def environment(self, service: dict[str, Any], app: Path) -> dict[str, str]:
+        runtime_env: dict[str, str] = {}
+        for keyword, args in _runtime_stage():
+            if keyword == "ENV":
+                runtime_env.update(word.split("=", 1) for word in shlex.split(args))
+        # The image's PATH has `mizerka` and `mizerka-bot` (here: this environment's bin); HOME is the user's /app.
+        return {"PATH": f"{BIN}{os.pathsep}{os.defpath}", "HOME": str(app), **runtime_env,
+                **_service_env(service, self.values)}
+
+    def command(self, name: str, service: dict[str, Any]) -> list[str]:
+        """The service's command line as this host runs it: the image's entrypoint, addresses mapped."""
+        entrypoint = json.loads(_one(_instructions(DOCKERFILE), "ENTRYPOINT"))
+        words = [_interpolate(str(w), self.values) for w in service["command"]]
+        out = []
+        for before, word in zip(["", *words], words, strict=False):
+            if before in ("--port", "--metrics-port"):
+                self.ports[f"{name} {before}"] = port = free_port()
+                word = str(port)
+            elif before in ("--host", "--metrics-host") and word == "0.0.0.0":
+                word = "127.0.0.1"  # a container's every interface; here, loopback is enough
+            elif _is_compose_db(word):
+                word = self.url(word)
+            out.append(word)
+        return [str(BIN / entrypoint[0]), *entrypoint[1:], *out]
+
+    def start(self, name: str, service: dict[str, Any]) -> subprocess.Popen[str]:
+        app = self.container(name)
+        log = open(self.root / f"{name}.log", "w")  # noqa: SIM115 (closed with the process)
+        proc = subprocess.Popen(self.command(name, service), cwd=app, env=self.environment(service, app), stdout=log,
+                                stderr=subprocess.STDOUT, text=True)
+        self.procs.append(proc)
+        return proc
+
+    def run(self, name: str, service: dict[str, Any], timeout: float) -> subprocess.CompletedProcess[str]:
+        app = self.container(name)
+        return subprocess.run(self.command(name, service), cwd=app, env=self.environment(service, app),
+                              capture_output=True, text=True, timeout=timeout)
+
+    def log(self, name: str) -> str:
+        path = self.root / f"{name}.log"
+        return path.read_text()[-3000:] if path.exists() else ""
+
+
+def _health(address: str) -> str:
+    done = subprocess.run([str(BIN / "mizerka"), "health", "--server", address, "--timeout", "2"], capture_output=True,
+                          text=True, timeout=30)
+    return done.stdout.strip()
+
+
+def _scrape(port: int) -> dict[str, float]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    return {s.name: s.value for family in text_string_to_metric_families(text) for s in family.samples if not s.labels}
+
+
+@pytest.mark.timeout(600)
+def test_the_compose_project_plays_the_demo_league(tmp_path: Path, pg_url: str) -> None:  # noqa: F811
+    """postgres -> referee (healthy) -> 2 workers -> `run demo`: the demo exits 0 with the standings,
+    every game of the league is FINISHED in the database, played by both workers, once each."""
+    services = _compose()["services"]
+    values = {k: v or secrets.token_urlsafe(18) for k, v in _env_example().items()}  # docker/.env, filled in
+    postgres = _service_env(services["postgres"], values)
+    pg = sa.make_url(pg_url)
+    # The postgres service's user and password, owning the test's database (as POSTGRES_USER owns POSTGRES_DB).
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        user, password = postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"]
+        verb = "ALTER" if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (user,)).fetchone() else "CREATE"
+        conn.execute(sql.SQL(verb + " ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(user), sql.Literal(password)))
+        conn.execute(sql.SQL("ALTER DATABASE {} OWNER TO {}").format(sql.Identifier(pg.database), sql.Identifier(user)))
+    project = _Project(tmp_path, pg, values)
+    league = load_league(DEMO_LEAGUE)
+    games = len(schedule(league, "any secret"))
+    engine = sa.create_engine(database_url(project.url(services["referee"]["command"][
+        services["referee"]["command"].index("--db") + 1])), poolclass=sa.pool.NullPool)
+    try:
+        referee = project.start("referee", services["referee"])
+        address = f"127.0.0.1:{project.ports['referee --port']}"
+        deadline = time.monotonic() + 60
+        while _health(address) != "SERVING":
+            assert referee.poll() is None, project.log("referee")
+            assert time.monotonic() < deadline, project.log("referee")
+            time.sleep(0.2)
+        workers = [project.start(f"worker-{n}", services["worker"]) for n in range(1, services["worker"]["deploy"]["replicas"] + 1)]
+        demo = project.run("demo", services["demo"], timeout=480)
+        assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:] + project.log("worker-1")
+        assert f"standings after {games} games" in demo.stdout, demo.stdout[-3000:]
+        for n, proc in enumerate(workers, 1):
+            assert proc.poll() is None, project.log(f"worker-{n}")  # workers stay, for the next league
+        finished = sum(_scrape(project.ports[f"worker-{n} --metrics-port"])["mizerka_worker_games_finished_total"]
+                       for n in range(1, len(workers) + 1))
+        assert finished == games
+        assert _scrape(project.ports["referee --metrics-port"])["mizerka_live_matches"] == 0
+        assert _health(address) == "SERVING"
+
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT key, status, match_id, lease_owner FROM league_games WHERE league = :l"),
+                                {"l": league.name}).all()
+            state = conn.execute(sa.text("SELECT state FROM leagues WHERE name = :l"), {"l": league.name}).scalar_one()
+            matches = dict(conn.execute(sa.text("SELECT id, status FROM matches")).all())
+            pids = {r.pid for r in conn.execute(sa.text("SELECT pid FROM workers"))}
+        assert len(rows) == games and {r.status for r in rows} == {"FINISHED"} and state == "DONE"
+        assert len({r.match_id for r in rows}) == games and all(matches[r.match_id] == "FINISHED" for r in rows)
+        assert len({r.lease_owner for r in rows}) == len(workers) and pids == {p.pid for p in workers}
+
+        for n, proc in enumerate(workers, 1):  # `docker compose stop`: SIGTERM, then they leave
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=60) == 128 + signal.SIGTERM, project.log(f"worker-{n}")
+        referee.send_signal(signal.SIGTERM)
+        assert referee.wait(timeout=60) == 0, project.log("referee")
+    finally:
+        for proc in project.procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        engine.dispose()
 
 
 @pytest.mark.parametrize("broken", ["deploy:\n      replicaz: 2", "restarts: always"])

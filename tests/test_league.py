@@ -99,6 +99,14 @@ def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     (f'name = "{"x" * 31}"\nbots = []', "name must be at most 30 characters, got 31"),
     ('name = "x"\nbots = [{name = "a\\u202e", command = "a"}]', "@x, the name it is registered under, must not contain control"),
     (f'name = "x"\nbots = [{{name = "{"a" * 59}", command = "a"}}]', "must be at most 60 characters, got 61"),
+    (f'name = "x"\nstop = "early"\n{THREE}', "stop must be one of schedule, settled, got 'early'"),
+    (f'name = "x"\nstop = "settled"\n{THREE}', 'stop = "settled" needs max_games'),
+    (f'name = "x"\nmax_games = 30\n{THREE}', 'max_games is for stop = "settled"'),
+    (f'name = "x"\nstop = "settled"\nmax_games = 30\ngames_per_table = 2\n{THREE}', "leave out games_per_table"),
+    (f'name = "x"\nstop = "settled"\nmax_games = 2\n{THREE}', "max_games must be at least 3 (one round: every seating"),
+    ('name = "x"\nmax_games = 1.5\nbots = []', "max_games must be a whole number, got 1.5"),
+    (f'name = "x"\nconfidence = 1\n{THREE}', "confidence must be at least 0.5 and below 1 (e.g. 0.95), got 1"),
+    ('name = "x"\nconfidence = "high"\nbots = []', "confidence must be a whole number or a number, got 'high'"),
 ])
 def test_bad_league_files_are_refused_naming_the_key(text: str, message: str) -> None:
     with pytest.raises(LeagueError, match="x.toml") as err:
@@ -165,12 +173,13 @@ def test_league_tables_keep_their_names_and_columns_so_older_league_files_open(t
     con = sqlite3.connect(db)
     columns = {t: [r[1] for r in con.execute(f"pragma table_info({t})")] for t in ("leagues", "league_bots", "league_games")}
     assert columns == {
-        "leagues": ["name", "fingerprint", "admin_token", "created_at", "secret"],
+        "leagues": ["name", "fingerprint", "admin_token", "created_at", "secret", "state", "spec"],
         "league_bots": ["league", "name", "bot_id", "token", "crashes", "disabled"],
         "league_games": ["league", "key", "position", "unit", "seats", "seed", "status", "match_id", "totals", "faults",
-                         "finished_at", "discarded"],
+                         "finished_at", "discarded", "attempt", "lease_owner", "lease_expires"],
     }
-    assert {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")} >= {"bots", "matches", "games"}
+    tables = {r[0] for r in con.execute("select name from sqlite_master where type = 'table'")}
+    assert tables >= {"bots", "matches", "games", "workers"}
 
 
 # ------------------------------------------------------------------------------- whole leagues
@@ -258,6 +267,32 @@ def test_kill_9_of_the_referee_loses_and_doubles_nothing(tmp_path: Path, referen
     path = league_file(tmp_path)
     _kill_when(path, 3, "referee")
     assert finished(path) == reference
+
+
+def test_a_league_with_stop_settled_stops_early_and_says_so(tmp_path: Path) -> None:
+    """heuristic, greedy and random differ by many points per game on mizerka-short: the league
+    stops after a few rounds of its 90 games, in that order, and a second run plays nothing more."""
+    path = league_file(tmp_path, bots=("heuristic", "greedy", "random"),
+                       extra='stop = "settled"\nmax_games = 90\nconcurrency = 3')
+    done = run(path)
+    assert done.returncode == 0, done.stderr
+    played = finished(path)
+    assert 3 <= len(played) < 60 and len(played) % 3 == 0  # whole rounds of 3 games
+    said = " ".join(done.stdout.split())
+    assert f"settled after {len(played)} games ({len(played) // 3} rounds)" in said
+    assert f"the league stopped: {90 - len(played)} scheduled games were not needed" in said
+    out = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout)
+    assert [b["name"] for b in result["bots"]] == ["heuristic", "greedy", "random"]
+    evidence = result["separation"]
+    assert evidence["settled"] and (evidence["games"], evidence["scheduled"], evidence["confidence"]) == (len(played), 90, 0.95)
+    assert all(p["verdict"] == "settled" and p["lo"] > 0 for p in evidence["pairs"])
+    con = sqlite3.connect(load_league(path).db_path)
+    assert dict(con.execute("select status, count(*) from league_games group by status").fetchall()) == {
+        "FINISHED": len(played), "PENDING": 90 - len(played)}
+    again = run(path)
+    assert again.returncode == 0 and finished(path) == played
+    assert "settled after" in " ".join(again.stdout.split())
 
 
 def test_a_crashing_bot_is_restarted_then_disabled_and_its_games_are_forfeits(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from mizerka.bot import answer
 from mizerka.bots import HeuristicBot
+from mizerka.stdio import Translator
 from mizerka.turn import Turn
 from mizerka_proto import referee_pb2
 from server import matchlog
@@ -36,7 +37,9 @@ from server.settings import ClockSettings
 from server.store import Store
 from tournaments.cli import app
 
+from harness import ROOT
 from memory_port import MemoryPort
+from schemas import assert_conforms
 
 
 async def sdk_bot(port: MemoryPort, inbox: list[referee_pb2.RefereeMessage], delay_s: float = 0.0,
@@ -109,6 +112,7 @@ async def test_a_referee_game_round_trips_through_its_match_log(preset: str, opt
     record, _ = await play_game(preset, options, revoke=options.get("revoke") == "penalty")
     text = export(record)
     lines = [json.loads(line) for line in text.splitlines()]
+    assert_conforms("match-log-line", lines)
     header, end = lines[0], lines[-1]
     assert header["type"] == "header" and header["format"] == "mizerka-match-log" and header["version"] == 1
     assert (header["match"], header["game"], header["preset"], header["options"], header["seed"]) == \
@@ -164,6 +168,16 @@ async def test_the_seat_feed_rebuilds_exactly_the_messages_the_referee_sent(pres
     for seat in range(record.game.n):
         rebuilt = [m.message for m in seat_messages(g, seat)]
         assert rebuilt == inboxes[seat], f"seat {seat}"
+        translator = Translator()  # as `mizerka replay --seat N --json` and the stdio bridge write them
+        assert_conforms("stdio-bridge-line", [line for m in rebuilt for line in translator.to_program(m)])
+
+
+def test_the_documented_example_conforms_to_the_schema() -> None:
+    text = (ROOT / "docs" / "match-log.md").read_text()
+    example = text.split("### Example (abridged)")[1].split("```json")[1].split("```")[0]
+    lines = [json.loads(line) for line in example.splitlines() if line.startswith("{") and "..." not in line]
+    assert {line["type"] for line in lines} >= {"header", "deal", "contract", "settled", "play", "result", "end"}
+    assert_conforms("match-log-line", lines)
 
 
 def test_the_store_keeps_header_and_metadata_and_match_export_writes_them(tmp_path: Path) -> None:

@@ -9,16 +9,20 @@ reason printed (pytest -ra)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from mizerka_proto import arena_pb2
+
 import foreign_bots
-from harness import ROOT
+from harness import ROOT, referee
 
 NODE_DIR = ROOT / "clients" / "node"
+FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +68,34 @@ def test_the_node_bot_stops_on_bad_settings_and_on_a_refused_token(tmp_path: Pat
 def test_the_node_strategy_unit_tests(node: str) -> None:
     done = subprocess.run([node, "--test", "test/strategy.test.js"], cwd=NODE_DIR, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_node_sdk_tests_pass_with_a_real_game_against_a_real_referee(tmp_path: Path, node: str) -> None:
+    log = tmp_path / "sdk.log"
+    with referee(tmp_path) as ref:
+        admin = ref.arena()
+        bot_id, token = admin.register("node-sdk")
+        tests = ref.bot(token, node, "--test", str(NODE_DIR / "sdk" / "test" / "sdk.test.js"), log=log)
+        match = admin.wait(admin.create("mizerka-short", [bot_id, *foreign_bots.opponents(ref)], seed="node-sdk"),
+                           timeout_s=60)
+        assert tests.wait(timeout=30) == 0, log.read_text()
+    assert match.status == FINISHED
+    foreign_bots.assert_clean(match.results[0], "mizerka-short")
+    text = log.read_text()
+    assert "# pass 4" in text and "# skipped 0" in text, text  # the real game was played, not skipped
+
+
+def test_the_node_sdk_types_are_generated_from_the_current_proto(tmp_path: Path, node: str) -> None:
+    sdk = NODE_DIR / "sdk"
+    generator = NODE_DIR / "node_modules" / "@grpc" / "proto-loader" / "build" / "bin" / "proto-loader-gen-types.js"
+    script = json.loads((sdk / "package.json").read_text())["scripts"]["types"].split()
+    assert script[0] == "proto-loader-gen-types" and script[script.index("-O") + 1] == "types"
+    script[script.index("-O") + 1] = str(tmp_path / "types")
+    done = subprocess.run([node, str(generator), *script[1:]], cwd=sdk, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    fresh = {p.relative_to(tmp_path / "types"): p.read_text() for p in (tmp_path / "types").rglob("*.ts")}
+    committed = {p.relative_to(sdk / "types"): p.read_text() for p in (sdk / "types").rglob("*.ts")}
+    assert fresh == committed, "clients/node/sdk/types is stale: run `npm run types` in clients/node/sdk"
 
 
 def test_the_node_bot_plays_over_mutual_tls(tmp_path: Path, node: str) -> None:

@@ -1,6 +1,7 @@
 """A league of bots in four languages -- Python (SDK), JavaScript (clients/node), C++ (clients/cpp)
 and Perl over the stdio bridge -- run by `mizerka league run` with its own referee: it completes
-with no fault of any kind and every bot plays every seat."""
+with no fault of any kind and every bot plays every seat. Where bubblewrap is installed the bots
+run in the sandbox and reach the referee through its Unix socket (tournaments/bwrap.py)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def test_a_league_of_python_node_cpp_and_stdio_bots_completes_cleanly(tmp_path: 
              f'data = "{tmp_path / "data"}"', "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
     for name, command in bots.items():
         lines += ["[[bots]]", f'name = "{name}"', f"command = {json.dumps(command)}"]
+        if name == "node":  # in the sandbox: it loads the .proto files from the repository
+            lines.append(f"sandbox = {{ read = [{json.dumps(str(ROOT / 'proto'))}] }}")
     league = tmp_path / "polyglot.toml"
     league.write_text("\n".join(lines) + "\n")
     run = subprocess.run([str(BIN / "mizerka"), "league", "run", str(league)], capture_output=True, text=True, timeout=300)

@@ -57,7 +57,9 @@ def spy_league(tmp: Path) -> tuple[Path, Path]:
     spies.mkdir()
     script = tmp / "spy.py"
     script.write_text(SPY)
-    lines = ['name = "s"', 'preset = "mizerka-short"', f'data = "{tmp / "data"}"', "startup_timeout_s = 120",
+    # Unsandboxed: this is the contract of a bot run as it is (the spies write to their folder and see every
+    # process); what a sandboxed bot sees is tests/test_sandbox.py's.
+    lines = ['name = "s"', 'preset = "mizerka-short"', f'data = "{tmp / "data"}"', "startup_timeout_s = 120", 'sandbox = "off"',
              "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
     for name in ("a", "b", "c"):
         lines += ["[[bots]]", f'name = "{name}"', f"command = {json.dumps([sys.executable, str(script), str(spies), name])}"]

@@ -8,7 +8,8 @@ import statistics
 import pytest
 from scipy.stats import t
 
-from tournaments.stats import MeanCI, mean_ci95
+from tournaments.live import standings_table
+from tournaments.stats import BotLine, MeanCI, Standings, mean_ci95
 
 # t(0.975, df) from printed tables, to the digits they give.
 TABLE = {1: 12.7062, 4: 2.7764, 39: 2.0227, 120: 1.9799}
@@ -46,3 +47,10 @@ def test_equal_values_have_an_interval_of_width_zero() -> None:
 def test_no_values_is_an_error_not_a_nan() -> None:
     with pytest.raises(ValueError, match="at least one value"):
         mean_ci95([])
+
+
+def test_the_standings_table_says_why_a_bot_with_one_set_has_no_interval() -> None:
+    table = standings_table(Standings([BotLine("solo", games=3, mean=1.5, sets=1),
+                                       BotLine("many", games=6, mean=-0.5, ci95=2.25, sets=2)], {}, {}, 9))
+    cells = list(table.columns[5].cells)
+    assert cells == ["+1.50 (no CI: 1 set)", "-0.50 ± 2.25"]

@@ -21,6 +21,7 @@ from server.referee.offline import play
 from tournaments.local_bots import SdkSeat, StdioSeat
 
 from harness import BIN, ROOT, Referee, referee
+from schemas import assert_conforms, problems
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 PERL_BOT = ["perl", str(ROOT / "clients" / "stdio" / "bot.pl")]
@@ -123,6 +124,22 @@ def test_answer_lines_parse_into_actions_and_garbage_is_explained() -> None:
         assert info.value.turn == turn
 
 
+def test_the_answer_schema_accepts_what_the_bridge_reads_and_rejects_what_it_refuses() -> None:
+    good = ['{"turn": 7, "play": "AS"}', '{"type": "action", "turn": 1, "contract": "trumps", "trump": "H"}',
+            '{"turn": 3, "major": null}', '{"turn": 2, "discard": ["2C"], "take": ["AH"]}', '{"turn": 2, "discard": []}']
+    bad = ['{"play": "AS"}', '{"turn": 4, "play": "AS", "colour": "red"}', '{"turn": 4, "play": "AS", "contract": "hearts"}',
+           '{"turn": 4}', '{"turn": 4, "play": 12}', '{"turn": 4, "discard": "2C"}', '{"turn": 4, "play": "AS", "trump": "H"}',
+           '{"turn": 4, "discard": [], "take": [], "play": "AS"}', '{"type": "answer", "turn": 4, "play": "AS"}',
+           '{"turn": "4", "play": "AS"}', '{"turn": -1, "play": "AS"}']
+    for line in good:
+        action_from_line(line)
+        assert not problems("stdio-answer", json.loads(line)), line
+    for line in bad:
+        with pytest.raises(LineError):
+            action_from_line(line)
+        assert problems("stdio-answer", json.loads(line)), line
+
+
 def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
     view = game_pb2.SeatView(seat=1, phase=game_pb2.PHASE_PLAY, to_act=1, dealer=0, caller=2, declarer=2,
                              contract="mizerka", contract_name="mizerka", contract_minus=True, trump="")
@@ -152,6 +169,31 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
         reason=events_pb2.DEFAULT_REASON_TIMEOUT))
     assert event_line(e) == {"type": "event", "event": "default_applied", "turn": 9, "action": {"major": None},
                              "reason": "timeout"}
+
+
+def test_a_contract_decide_line_carries_the_facts_of_the_contracts_it_offers() -> None:
+    # A stateless program must not need game_start: the facts come from the ruleset the request repeats.
+    ruleset = game_pb2.Ruleset(preset="trjamann", players=3)
+    ruleset.contracts.add(name="spades", trump="S")
+    ruleset.contracts.add(name="trumps", names_trump=True, trump_choices=["H", "D", "C"])
+    ruleset.contracts.add(name="null", minus=True)
+    request = referee_pb2.DecisionRequest(turn=1, kind=referee_pb2.DECISION_KIND_CONTRACT, ruleset=ruleset)
+    request.legal_actions.add(turn=1).choose_contract.contract = "spades"
+    request.legal_actions.add(turn=1).choose_contract.MergeFrom(game_pb2.ChooseContract(contract="trumps", trump="H"))
+    line = decide_line(request)
+    assert line["legal"] == [{"contract": "spades"}, {"contract": "trumps", "trump": "H"}]
+    assert line["contracts"] == {  # only those offered: "null" was used up
+        "spades": {"name": "spades", "minus": False, "trump": "S", "names_trump": False, "trump_choices": [],
+                   "major_rank": 0},
+        "trumps": {"name": "trumps", "minus": False, "trump": None, "names_trump": True,
+                   "trump_choices": ["H", "D", "C"], "major_rank": 0},
+    }
+    major = referee_pb2.DecisionRequest(turn=2, kind=referee_pb2.DECISION_KIND_MAJOR, ruleset=ruleset)
+    major.legal_actions.add(turn=2).announce_major.contract = "spades"
+    major.legal_actions.add(turn=2).announce_major.SetInParent()  # a pass
+    assert list(decide_line(major)["contracts"]) == ["spades"]
+    request.kind = referee_pb2.DECISION_KIND_PLAY
+    assert "contracts" not in decide_line(request)  # a play's facts are in the view (trump, minus)
 
 
 def test_the_translator_writes_folded_events_before_the_decide_line_and_tracks_the_pending_turn() -> None:
@@ -203,6 +245,16 @@ def test_the_translator_judges_a_program_line_as_the_bridge_must() -> None:
     assert (t.pending, t.lost()) == (None, [])
 
 
+def test_the_documented_lines_conform_to_the_schemas() -> None:
+    text = (ROOT / "docs" / "stdio-protocol.md").read_text()
+    transcript = text.split("## A real transcript")[1].split("A program that prints garbage")[0]
+    shown = [(line[1], json.loads(line[3:])) for line in transcript.splitlines()
+             if line.startswith(("0< {", "0> {")) and "…" not in line]
+    assert {o["type"] for arrow, o in shown if arrow == "<"} == {"hello", "game_start", "event", "decide", "error"}
+    assert_conforms("stdio-bridge-line", [o for arrow, o in shown if arrow == "<"])
+    assert_conforms("stdio-answer", [o for arrow, o in shown if arrow == ">"])
+
+
 # ------------------------------------------------------------------------------ the example bots
 @needs_perl
 @pytest.mark.parametrize("preset", ["mizerka", "trjamann"])
@@ -237,6 +289,10 @@ def test_the_perl_and_python_bots_play_full_games_without_a_fault(
                 assert [a["turn"] for a in answers] == [d["turn"] for d in decides]
                 assert not [o for a, o in mine if a == "<" and o["type"] == "error"]
     assert "game over: rank" in perl_log.read_text()
+    for transcript in (perl_lines, python_lines):
+        seen = lines(transcript)
+        assert_conforms("stdio-bridge-line", [o for _, a, o in seen if a == "<"])
+        assert_conforms("stdio-answer", [o for _, a, o in seen if a == ">"])
 
 
 @needs_perl
@@ -263,6 +319,32 @@ def test_each_example_bot_answers_a_refused_card_again(
     assert again[1]["play"] in {a["play"] for a in decide["legal"]}
     assert refused[1]["play"] not in decide["view"]["hand"]
     assert "CARD_NOT_HELD" in log.read_text()  # the bot's stderr passes through the bridge
+
+
+needs_jq = pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed")
+
+
+@needs_jq
+@pytest.mark.parametrize("preset", ["trjamann", "manni-major"])
+def test_the_stateless_jq_bot_plays_from_decide_lines_alone(ref: Referee, tmp_path: Path, preset: str) -> None:
+    # One long-running jq process, no event lines, nothing remembered: as docs/stdio-protocol.md shows.
+    program = ["jq", "--unbuffered", "-c", "-f", str(ROOT / "clients" / "stdio" / "bot.jq")]
+    bot_id, transcript, _ = stdio_bot(ref, "jq", program, tmp_path, "--no-events")
+    ids = [bot_id, proto_bot(ref, "p1"), proto_bot(ref, "p2")]
+    match = ref.arena().wait(ref.arena().create(preset, ids, seed=f"jq-{preset}"), timeout_s=90)
+    assert match.status == FINISHED
+    record = match.results[0].seats[0]
+    assert (record.timeouts, record.refusals, record.defaults_applied, record.forfeited) == (0, 0, 0, False)
+    sent = [o for _, a, o in lines(transcript) if a == "<"]
+    assert not [o for o in sent if o["type"] in ("event", "error")]
+    assert_conforms("stdio-bridge-line", sent)
+    assert_conforms("stdio-answer", [o for _, a, o in lines(transcript) if a == ">"])
+    facts = {c["name"]: c for c in next(o for o in sent if o["type"] == "game_start")["ruleset"]["contracts"]}
+    choices = [o for o in sent if o["type"] == "decide" and o["kind"] in ("contract", "major")]
+    assert choices
+    for d in choices:  # every contract offered comes with the ruleset's facts about it
+        offered = {a.get("contract") or a.get("major") for a in d["legal"]} - {None}
+        assert d["contracts"] == {name: facts[name] for name in facts if name in offered}
 
 
 # ------------------------------------------------------------------------------ faulty programs
@@ -301,6 +383,7 @@ def test_a_program_printing_garbage_gets_error_lines_and_its_refusals_are_counte
         time.sleep(0.05)
     seen = codes.read_text().splitlines()
     decides = [o for _, a, o in lines(transcript) if a == "<" and o["type"] == "decide"]
+    assert_conforms("stdio-bridge-line", [o for _, a, o in lines(transcript) if a == "<"])  # the error lines too
     expected = ["MALFORMED True bridge", "MALFORMED True bridge", "STALE_TURN False bridge"]
     assert seen[:-1] == [expected[i % 3] for i in range(len(decides))]
     assert seen[-1] == "MALFORMED False bridge"  # nothing pending: nothing sent

@@ -191,9 +191,8 @@ def test_a_league_runs_on_a_remote_mutual_tls_referee_and_its_bots_get_tls_but_n
     data = tmp_path / "data"
     lines = ['name = "tls"', 'preset = "mizerka-short"', 'seed = "fixed"', f'data = "{data}"']
     for name in ("a", "b", "c"):
-        # Each bot writes down the environment it was given, then plays.
-        lines += ["[[bots]]", f'name = "{name}"',
-                  f'command = ["sh", "-c", "env > {tmp_path / name}.env; exec mizerka-bot random"]']
+        # Each bot writes down the environment it was given (in its sandbox's HOME, DATA/sandbox/NAME), then plays.
+        lines += ["[[bots]]", f'name = "{name}"', 'command = ["sh", "-c", "env > $HOME/bot.env; exec mizerka-bot random"]']
     league = tmp_path / "tls.toml"
     league.write_text("\n".join(lines) + "\n")
     with referee(tmp_path, *pki.serve_args(mutual=True)) as ref:
@@ -209,7 +208,7 @@ def test_a_league_runs_on_a_remote_mutual_tls_referee_and_its_bots_get_tls_but_n
                                capture_output=True, text=True, timeout=60)
         assert plain.returncode == 2 and "give --server" in plain.stderr, plain.stderr
     for name in ("a", "b", "c"):
-        given = dict(line.split("=", 1) for line in (tmp_path / f"{name}.env").read_text().splitlines() if "=" in line)
+        given = dict(line.split("=", 1) for line in (data / "sandbox" / name / "bot.env").read_text().splitlines() if "=" in line)
         assert given["MIZERKA_SERVER"] == ref.address and given["MIZERKA_TLS"] == "1"
         assert given["MIZERKA_TLS_CA"] == str(pki.ca.resolve()) and given["MIZERKA_TLS_SERVER_NAME"] == "localhost"
         assert given["MIZERKA_TLS_CERT"] == str(pki.client_cert.resolve()) and "MIZERKA_TLS_KEY" in given

@@ -61,7 +61,8 @@ class ArenaClient:
         request = arena_pb2.PublishMatchesRequest(group=group)
         return self.stub.PublishMatches(request, metadata=self.metadata, timeout=30).published
 
-    def abort(self, group: str, reason: str) -> list[str]:
-        """Stop every unfinished match of ``group`` (stored ABORTED with ``reason``); returns their ids."""
-        request = arena_pb2.AbortMatchesRequest(group=group, reason=reason)
+    def abort(self, group: str, reason: str, match_ids: Sequence[str] = ()) -> list[str]:
+        """Stop every unfinished match of ``group`` and those named (stored ABORTED with ``reason``);
+        returns their ids."""
+        request = arena_pb2.AbortMatchesRequest(group=group, reason=reason, match_ids=list(match_ids))
         return list(self.stub.AbortMatches(request, metadata=self.metadata, timeout=30).match_ids)

@@ -5,16 +5,19 @@ See docs/leagues.md for the format and an example.
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 import tomllib
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from server.engine.rules import RulesError, Ruleset, load_ruleset
 from server.settings import ClockSettings
 from server.store import StoreError, check_name
+from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("all", "rotate")
@@ -28,12 +31,21 @@ class LeagueError(ValueError):
     """A league file that cannot be used; the message names the file and the key."""
 
 
+class StopRule(StrEnum):
+    """When a league stops: after its whole schedule, or once its standings are settled (stop =
+    "settled", tournaments/sequential.py), playing round by round up to ``max_games``."""
+
+    SCHEDULE = "schedule"
+    SETTLED = "settled"
+
+
 @dataclass(frozen=True, slots=True)
 class BotSpec:
     name: str
     command: tuple[str, ...] = ()  # empty for a remote bot
     remote: bool = False
     env: tuple[tuple[str, str], ...] = ()  # extra environment variables for its process, from the league file
+    limits: Limits = Limits()  # in the sandbox: the league's [sandbox] limits with the bot's own sandbox = {...} over them
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +69,9 @@ class League:
     max_crashes: int
     seat_timeout_s: float
     db: str | None = None  # a PostgreSQL URL from the league file (key ``db``); None: SQLite in ``data``
+    stop: StopRule = StopRule.SCHEDULE  # with SETTLED, games_per_table is the rounds that max_games allows
+    confidence: float = 0.95  # the standings call an adjacent pair settled at this family-wise confidence
+    sandbox: SandboxSettings = SandboxSettings()  # whether bots run in the sandbox (tournaments/sandbox.py)
 
     @property
     def db_path(self) -> Path:
@@ -76,14 +91,26 @@ class League:
     def bot(self, name: str) -> BotSpec:
         return next(b for b in self.bots if b.name == name)
 
+    @property
+    def round_games(self) -> int:
+        """Games in one round (every seating of every table once, as tournaments/schedule.py lays
+        them out): the unit a league with stop = "settled" plays before it looks at its standings."""
+        return _round_games(self.format, len(self.bots), self.rules.players, self.seatings)
+
+
+def _round_games(fmt: str, bots: int, players: int, seatings: str) -> int:
+    tables = math.comb(bots - 1, players - 1) if fmt == "gauntlet" else math.comb(bots, players)
+    return tables * (math.factorial(players) if seatings == "all" else players)
+
 
 _WORDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list", dict: "a table"}
 _TOP = {
     "name": str, "preset": str, "options": dict, "clock": dict, "bots": list, "format": str, "candidate": str,
     "seatings": str, "games_per_table": int, "concurrency": int, "seed": (str, int), "duplicate": bool, "data": str, "db": str,
     "startup_timeout_s": (int, float), "max_crashes": int, "seat_timeout_s": (int, float),
+    "stop": str, "max_games": int, "confidence": (int, float), "sandbox": (str, dict),
 }
-_BOT = {"name": str, "command": (str, list), "remote": bool, "env": dict}
+_BOT = {"name": str, "command": (str, list), "remote": bool, "env": dict, "sandbox": dict}
 
 
 def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
@@ -97,7 +124,7 @@ def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
             raise LeagueError(f"{where}: {key} must be {names}, got {value!r}")
 
 
-def _bot(raw: Any, i: int, where: str, league: str) -> BotSpec:
+def _bot(raw: Any, i: int, where: str, league: str, sandbox: SandboxSettings) -> BotSpec:
     at = f"{where}: bots[{i}]"
     if not isinstance(raw, dict):
         raise LeagueError(f"{at} must be a table with name and command (or remote = true)")
@@ -117,7 +144,18 @@ def _bot(raw: Any, i: int, where: str, league: str) -> BotSpec:
         raise LeagueError(f"{at} ({name}): a remote bot connects by itself; give no command")
     if not remote and not (command and all(isinstance(c, str) and c for c in command)):
         raise LeagueError(f"{at} ({name}): command must be a non-empty list of strings (or set remote = true)")
-    return BotSpec(name, tuple(command), remote, _env(raw.get("env", {}), f"{at} ({name})", remote))
+    return BotSpec(name, tuple(command), remote, _env(raw.get("env", {}), f"{at} ({name})", remote),
+                   _limits(raw, f"{at} ({name})", remote, sandbox, where))
+
+
+def _limits(raw: dict[str, Any], at: str, remote: bool, sandbox: SandboxSettings, where: str) -> Limits:
+    """A bot's sandbox limits: the league's, with its own ``sandbox = {...}`` over them."""
+    if "sandbox" in raw and remote:
+        raise LeagueError(f"{at}: sandbox is for bots the runner starts; a remote bot has no process here")
+    try:
+        return bot_limits(raw.get("sandbox", {}), sandbox.limits, f"{at}: sandbox", Path(where).parent)
+    except ValueError as e:
+        raise LeagueError(str(e)) from None
 
 
 def _env(env: dict[str, Any], at: str, remote: bool) -> tuple[tuple[str, str], ...]:
@@ -160,7 +198,11 @@ def parse_league(text: str, path: Path) -> League:
         check_name(name, "name", MAX_REGISTERED // 2)
     except StoreError as e:
         raise LeagueError(f"{where}: {e}") from None
-    bots = tuple(_bot(b, i, where, name) for i, b in enumerate(raw["bots"]))
+    try:
+        sandbox = parse_sandbox(raw.get("sandbox"), where, path.parent)
+    except ValueError as e:
+        raise LeagueError(str(e)) from None
+    bots = tuple(_bot(b, i, where, name, sandbox) for i, b in enumerate(raw["bots"]))
     names = [b.name for b in bots]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -188,18 +230,44 @@ def parse_league(text: str, path: Path) -> League:
         values[key] = raw.get(key, default)
         if values[key] < (0 if key == "max_crashes" else 1):
             raise LeagueError(f"{where}: {key} must be at least {0 if key == 'max_crashes' else 1}, got {values[key]}")
+    stop, games_per_table = _stopping(raw, where, _round_games(fmt, len(bots), k, seatings), values["games_per_table"])
+    confidence = raw.get("confidence", 0.95)
+    if not 0.5 <= confidence < 1:
+        raise LeagueError(f"{where}: confidence must be at least 0.5 and below 1 (e.g. 0.95), got {confidence!r}")
     seed = raw.get("seed")
     if seed is not None and not str(seed):
         raise LeagueError(f"{where}: seed must not be empty (leave it out for secret deals)")
     data = Path(raw.get("data", f"data/{name}"))  # relative to where the runner is started
     return League(
         name=name, path=path, preset=preset, options=dict(options), rules=rules, clock=clock, bots=bots, format=fmt,
-        candidate=candidate, seatings=seatings, games_per_table=values["games_per_table"],
+        candidate=candidate, seatings=seatings, games_per_table=games_per_table,
         concurrency=values["concurrency"], seed=None if seed is None else str(seed),
         duplicate=raw.get("duplicate", False), data=data,
         startup_timeout_s=float(values["startup_timeout_s"]), max_crashes=values["max_crashes"],
-        seat_timeout_s=float(values["seat_timeout_s"]), db=raw.get("db"),
+        seat_timeout_s=float(values["seat_timeout_s"]), db=raw.get("db"), stop=stop, confidence=float(confidence),
+        sandbox=sandbox,
     )
+
+
+def _stopping(raw: dict[str, Any], where: str, round_games: int, games_per_table: int) -> tuple[StopRule, int]:
+    """The stop rule and the schedule's length: with stop = "settled" the schedule is as many whole
+    rounds as ``max_games`` allows (games_per_table would say the same thing twice)."""
+    try:
+        stop = StopRule(raw.get("stop", StopRule.SCHEDULE))
+    except ValueError:
+        raise LeagueError(f"{where}: stop must be one of {', '.join(StopRule)}, got {raw['stop']!r}") from None
+    if stop is StopRule.SCHEDULE:
+        if "max_games" in raw:
+            raise LeagueError(f'{where}: max_games is for stop = "settled"; the whole schedule is played otherwise')
+        return stop, games_per_table
+    if "max_games" not in raw:
+        raise LeagueError(f'{where}: stop = "settled" needs max_games, the most games the league may play')
+    if "games_per_table" in raw:
+        raise LeagueError(f'{where}: with stop = "settled", max_games sets the schedule\'s length; leave out games_per_table')
+    if raw["max_games"] < round_games:
+        raise LeagueError(f"{where}: max_games must be at least {round_games} (one round: every seating of every table "
+                          f"once), got {raw['max_games']}")
+    return stop, raw["max_games"] // round_games
 
 
 def load_league(path: Path | str) -> League:

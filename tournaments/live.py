@@ -11,24 +11,55 @@ from rich.live import Live
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from tournaments.sequential import PairEvidence, Separation, Verdict
 from tournaments.stats import Standings
 
 
 def standings_table(result: Standings, title: str = "Standings") -> Table:
-    table = Table(title=title)
-    for col, justify in (("#", "right"), ("bot", "left"), ("rating", "right"), ("mu ± sigma", "right"),
-                         ("games", "right"), ("points/game (95% CI)", "right"), ("wins", "right"), ("faults", "left")):
+    evidence = result.separation
+    table = Table(title=title, caption=settled_line(evidence) if evidence is not None else None)
+    columns = [("#", "right"), ("bot", "left"), ("rating", "right"), ("mu ± sigma", "right"), ("games", "right"),
+               ("points/game (95% CI)", "right"), ("wins", "right"), ("faults", "left")]
+    if evidence is not None:
+        columns.append((f"ahead of next ({evidence.confidence:.0%})", "left"))
+    for col, justify in columns:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for i, b in enumerate(result.bots, 1):
-        ci = f" ± {b.ci95:.2f}" if b.ci95 is not None else ""
+        # One set has no spread to estimate an interval from: say so rather than show a bare mean.
+        ci = f" ± {b.ci95:.2f}" if b.ci95 is not None else f" (no CI: {b.sets} set{'s' if b.sets != 1 else ''})"
         faults = ", ".join(f"{k} {v}" for k, v in b.faults.items() if v)
         if b.crashes:
             faults = ", ".join(x for x in (faults, f"crashes {b.crashes}") if x)
         if b.disabled:
             faults += " DISABLED"
-        table.add_row(str(i), b.name, f"{b.ordinal:.2f}", f"{b.mu:.1f} ± {b.sigma:.1f}", str(b.games),
-                      f"{b.mean:+.2f}{ci}", f"{b.wins:g}", faults or "-")
+        cells = [str(i), b.name, f"{b.ordinal:.2f}", f"{b.mu:.1f} ± {b.sigma:.1f}", str(b.games),
+                 f"{b.mean:+.2f}{ci}", f"{b.wins:g}", faults or "-"]
+        if evidence is not None:
+            cells.append(pair_cell(evidence.pairs[i - 1]) if i <= len(evidence.pairs) else "")
+        table.add_row(*cells)
     return table
+
+
+def pair_cell(pair: PairEvidence) -> str:
+    """A bot's lead over the next one in points per game, its interval and the verdict."""
+    if pair.difference is None:
+        return f"{pair.verdict} (no complete round)"
+    if pair.lo is None or pair.hi is None:
+        return f"{pair.difference:+.2f}, too few rounds for an interval: {pair.verdict}"
+    return f"{pair.difference:+.2f} [{pair.lo:+.2f}, {pair.hi:+.2f}] {pair.verdict}"
+
+
+def settled_line(evidence: Separation) -> str:
+    """Whether the order is settled, and whether the league stopped for it."""
+    level = f"{evidence.confidence:.0%}"
+    if not evidence.settled:
+        done = sum(p.verdict is Verdict.SETTLED for p in evidence.pairs)
+        return (f"not settled at {level}: {done} of {len(evidence.pairs)} adjacent pairs separated "
+                f"after {evidence.rounds} complete rounds ({evidence.games} games)")
+    left = evidence.scheduled - evidence.games
+    stopped = f"; the league stopped: {left} scheduled games were not needed" if left > 0 else ""
+    return (f"settled at {level} after {evidence.games} games ({evidence.rounds} rounds): every adjacent pair "
+            f"separated{stopped}")
 
 
 def head_to_head_table(result: Standings) -> Table:
@@ -65,6 +96,8 @@ class Reporter:
         self.done = 0
         self.total = 0
         self.new = 0
+        self.workers: dict[str, dict[str, int]] = {}  # a league submitted to workers: their games
+        self.unsandboxed = ""  # the warning that its bots ran without a sandbox, repeated under the standings
 
     def __call__(self, event: str, data: dict[str, Any]) -> None:
         handler = getattr(self, f"on_{event.replace('-', '_')}", None)
@@ -75,7 +108,15 @@ class Reporter:
         self.console.print(text, highlight=False)
 
     def _render(self) -> Group:
-        return Group(self.progress, standings_table(self.standings_fn(), f"{self.name}: live standings"))
+        parts: list[Any] = [self.progress]
+        if self.workers:
+            table = Table(title="workers")
+            for col in ("worker (host/pid)", "playing", "done"):
+                table.add_column(col, justify="left" if col.startswith("worker") else "right")
+            for name, n in sorted(self.workers.items()):
+                table.add_row(name, str(n["running"]), str(n["finished"]))
+            parts.append(table)
+        return Group(*parts, standings_table(self.standings_fn(), f"{self.name}: live standings"))
 
     def on_start(self, d: dict[str, Any]) -> None:
         self.total, self.done = d["total"], d["done"]
@@ -97,6 +138,16 @@ class Reporter:
             eta = (self.total - self.done) / rate if rate else 0
             seats = " ".join(f"{n} {t:+d}" for n, t in zip(d["seats"], d["totals"]))
             self._say(f"[{self.done}/{self.total}] {d['game']}: {seats}  ({rate:.2f} games/s, ETA {eta:.0f} s)")
+
+    def on_sandbox(self, d: dict[str, Any]) -> None:
+        if d["on"]:
+            network = "the network (the referee is remote)" if d["network"] else "no network but the referee"
+            self._say(f"bots run in a sandbox (bubblewrap): {network}, their own folders; {d['limits']}")
+            return
+        why = (f"WITHOUT A SANDBOX ({d['why']}): each could read the league's database and every bot's token, use the "
+               "network, and take the machine's memory and CPU (docs/security.md, The sandbox)")
+        self.unsandboxed = f"WARNING: the bots ran {why}"
+        self._say(f"[bold red]WARNING: the bots run {why}[/]")
 
     def on_bot_crash(self, d: dict[str, Any]) -> None:
         self._say(f"bot {d['bot']} {d['reason']}; restarting (crash {d['crashes']} of {d['max']})")
@@ -123,7 +174,29 @@ class Reporter:
                   "run left in flight may play on there; their results are not counted[/]")
 
     def on_remote_bot(self, d: dict[str, Any]) -> None:
-        self._say(f"remote bot {d['bot']}: connect it with MIZERKA_TOKEN={d['token']}")
+        # Plain and unwrapped: the command line is meant to be pasted.
+        self.console.print(f"remote bot {d['bot']}: the referee is at {d['server']}; start the bot with this command "
+                           f"line, its own command appended (also in {d['file']}):\n  {d['command']}",
+                           markup=False, highlight=False, soft_wrap=True)
+
+    def on_settled(self, d: dict[str, Any]) -> None:
+        self._say(f"settled after {d['games']} games ({d['rounds']} rounds): every adjacent pair of the standings "
+                  f"is separated at {d['confidence']:.0%}; the other {d['scheduled'] - d['games']} scheduled games "
+                  "are not needed")
+
+    def on_submitted(self, d: dict[str, Any]) -> None:
+        self._say(f"league {d['league']} is open to the workers (mizerka worker --db ...); following their games")
+
+    def on_workers(self, d: dict[str, Any]) -> None:
+        self.workers = d["workers"]
+        if self.live is not None:
+            self.live.update(self._render())
+        else:
+            busy = ", ".join(f"{w}: {n['running']} playing, {n['finished']} done" for w, n in sorted(d["workers"].items()))
+            self._say(f"workers: {busy or 'none yet'}")
+
+    def on_database_unreachable(self, d: dict[str, Any]) -> None:
+        self._say(f"[yellow]the database cannot be reached ({d['error']}); the workers go on, still trying[/]")
 
     def on_end(self, d: dict[str, Any]) -> None:
         self.close()

@@ -41,12 +41,20 @@ class Child:
     their bots (a bot gone first would have its seats played by default moves).
     """
 
-    def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = ()) -> None:
+        self.log = log
         with open_private(log, "ab") as out:  # logs show tokens' owners, hands and errors: the user's alone
+            self.log_start = out.tell()
             self.popen = subprocess.Popen(
-                command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=pass_fds,
                 preexec_fn=functools.partial(_die_with_parent, os.getpid()), process_group=0,
             )
+
+    def log_tail(self, size: int) -> str:
+        """The last ``size`` bytes this process wrote to its log (its last words, when it crashed)."""
+        with self.log.open("rb") as log:
+            log.seek(max(self.log_start, log.seek(0, os.SEEK_END) - size))
+            return log.read().decode("utf-8", "replace")
 
     def poll(self) -> int | None:
         return self.popen.poll()

@@ -288,6 +288,7 @@ def write_report(league: League, out: Path | str, warn: Callable[[str], None] | 
             "candidate": league.candidate, "seatings": league.seatings, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
             "games": result.games, "scheduled": len(rows), "faults": list(FAULTS),
             "standings": _standings_json(result, disabled),
+            "separation": None if result.separation is None else result.separation.to_json(),
             "head_to_head": result.head_to_head,
             "rating_history": {k: [list(p) for p in v] for k, v in result.rating_history.items()},
             "initial_ordinal": _initial_ordinal(),

@@ -28,25 +28,29 @@ import signal
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 import trio
 
-from mizerka.connection import Connection
+from mizerka.connection import ENV_TLS_CERT, ENV_TLS_KEY, Connection
 from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
 from server.logs import private_dir
 from server.serve import admin_token_for
-from server.store import FINISHED, StoreError
+from server.store import DEFAULT_REFEREE, FINISHED, StoreError
 from tournaments.arena_client import RETRYABLE, ArenaClient
+from tournaments.bwrap import BotSandbox, socket_folder
 from tournaments.config import BotSpec, League
 from tournaments.processes import Child
-from tournaments.schedule import deal_groups, match_group, schedule
+from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
+from tournaments.schedule import batches, deal_groups, match_group, schedule
+from tournaments.sequential import Separation
 from tournaments.stats import Standings
-from tournaments.store import LeagueStore, load_results
+from tournaments.store import LeagueStore, load_results, settled
 
 BIN = Path(sys.executable).parent
+LOCAL_HOST = "127.0.0.1"  # where the local referee listens unless `league run --host` says otherwise
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)
 RESTART = Backoff(initial=0.4, cap=5.0)
@@ -58,6 +62,7 @@ BOT_ENV_PREFIXES = ("LC_",)
 # Why the runner aborts its league's unfinished matches (Match.abort_reason, the bots' GameEnd).
 LEFT_OVER = "the league runner stopped while this match was in flight; the game is played again"
 STOPPING = "the league runner is stopping; the game will be played again"
+LEASE_LOST = "this worker's lease on the game expired; another worker plays it again"
 
 
 def bot_env(spec: BotSpec, server: str, token: str, parallel: int) -> dict[str, str]:
@@ -82,29 +87,68 @@ def fingerprint(league: League) -> dict[str, Any]:
     }
 
 
+class Ledger(Protocol):
+    """Where a game's match and result are written: the league's rows directly (one runner), or
+    under a worker's lease (tournaments/worker.py), which may refuse. Both block on the database."""
+
+    def started(self, row: dict[str, Any], match_id: str) -> bool:
+        """Note the game's match; False: the game is no longer ours (abort the match)."""
+        ...
+
+    def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
+        """Write the result exactly once; False if it was refused (or the game had one)."""
+        ...
+
+
+class LeagueLedger:
+    """One runner's ledger: it owns every game of its league."""
+
+    def __init__(self, store: LeagueStore, league: str) -> None:
+        self.store = store
+        self.league = league
+
+    def started(self, row: dict[str, Any], match_id: str) -> bool:
+        self.store.start_league_game(self.league, row["key"], match_id)
+        return True
+
+    def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
+        return self.store.finish_league_game(self.league, row["key"], match_id, totals, faults)
+
+
 class LocalReferee:
     """`mizerka serve` as a child process on the league's database, restarted if it dies. Its admin
     token goes in its environment (readable by its user only), not on its command line (readable
     by every user in /proc/PID/cmdline)."""
 
-    def __init__(self, league: League, admin_token: str, report: Report) -> None:
+    def __init__(self, league: League, admin_token: str, report: Report, referee_id: str = DEFAULT_REFEREE,
+                 options: tuple[str, ...] = (), host: str = LOCAL_HOST, port: int = 0) -> None:
         self.league = league
         self.admin_token = admin_token
         self.report = report
-        self.port = 0
+        self.referee_id = referee_id
+        self.options = options  # more `mizerka serve` options (a worker's: its metrics port)
+        self.host = host  # where it listens: `league run --host` (remote bots connect there)
+        self.port = port  # 0: any free port at first, then the same one after a restart
         self.address = ""
         self.up = trio.Event()
         self.restarts = 0
+        self.socket: Path | None = None  # its Unix socket while it runs: sandboxed bots connect there
 
     async def run(self, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
+        with socket_folder() as folder:
+            self.socket = folder / "referee.sock"
+            await self._serve(task_status)
+
+    async def _serve(self, task_status: trio.TaskStatus[str]) -> None:
         logs = self.league.data / "logs"
         ready = logs / "referee.ready"
         while True:
             ready.unlink(missing_ok=True)
             command = [
-                str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                str(BIN / "mizerka"), "serve", "--host", self.host, "--port", str(self.port),
                 "--db", self.league.database, "--log-format", "json",
                 "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
+                "--referee-id", self.referee_id, "--unix-socket", str(self.socket), *self.options,
             ]
             process = Child(command, logs / "referee.log", dict(os.environ, MIZERKA_ADMIN_TOKEN=self.admin_token))
             try:
@@ -130,15 +174,19 @@ class LocalReferee:
 
 class LeagueRunner:
     def __init__(self, league: League, store: LeagueStore, client: ArenaClient, report: Report,
-                 referee: LocalReferee | None = None, group: str = "") -> None:
+                 referee: LocalReferee | None = None, group: str = "", ledger: Ledger | None = None,
+                 slots: int | None = None) -> None:
         self.league = league
         self.group = group  # the Arena match group of this league's matches
         self.store = store
+        self.ledger = ledger if ledger is not None else LeagueLedger(store, league.name)
         self.client = client
         self.report = report
         self.referee = referee
         self.bots: dict[str, dict[str, Any]] = {}
-        self.limiter = trio.CapacityLimiter(league.concurrency)
+        self.parallel = slots or league.concurrency  # games at once: each bot process holds a stream per game
+        self.limiter = trio.CapacityLimiter(self.parallel)
+        self.sandbox = BotSandbox(league, report, None if referee is None else referee.socket)  # tournaments/bwrap.py
 
     async def _call(self, fn: Callable[..., Any], *args: Any, abandon: bool = True) -> Any:
         """A blocking Arena call in a thread; retried while the referee is unreachable. With
@@ -149,8 +197,11 @@ class LeagueRunner:
             try:
                 return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=abandon)
             except grpc.RpcError as e:
-                if e.code() not in RETRYABLE:
+                # UNKNOWN: the referee failed on its side, e.g. its database out of reach for a moment
+                if e.code() not in (*RETRYABLE, grpc.StatusCode.UNKNOWN):
                     raise
+                if e.code() == grpc.StatusCode.UNKNOWN:
+                    self.report("referee-error", {"error": (e.details() or "").splitlines()[0][:200]})
                 if self.referee is not None:
                     await self.referee.up.wait()
                 failures += 1
@@ -166,8 +217,22 @@ class LeagueRunner:
                 row = self.store.league_bot(self.league.name, spec.name)
             assert row is not None
             self.bots[spec.name] = row
-            if spec.remote:
-                self.report("remote-bot", {"bot": spec.name, "token": row["token"]})
+        remote = [RemoteBot(s.name, {**self._reach(), "MIZERKA_TOKEN": self.bots[s.name]["token"]})
+                  for s in self.league.bots if s.remote]
+        if remote:
+            path, server = self.league.data / REMOTE_BOTS_FILE, remote[0].env["MIZERKA_SERVER"]
+            write_remote_bots(path, self.league.name, server, remote)
+            for bot in remote:
+                self.report("remote-bot", {"bot": bot.name, "server": server, "command": bot.command, "file": str(path)})
+
+    def _reach(self) -> dict[str, str]:
+        """How a bot elsewhere reaches the referee: the local one's address as seen from another
+        machine, or the runner's own connection to a running one (its TLS settings but not its
+        client certificate, which is the runner's own)."""
+        if self.referee is None:
+            env = self.client.connection.env()
+            return {k: v for k, v in env.items() if k not in (ENV_TLS_CERT, ENV_TLS_KEY)}
+        return {"MIZERKA_SERVER": advertised(self.referee.address)}
 
     async def _register(self, name: str) -> tuple[str, str]:
         """Register under ``name``, or ``name-2``... when a league run with ``--fresh`` (whose tokens
@@ -188,11 +253,11 @@ class LeagueRunner:
             if self.referee is not None:
                 await self.referee.up.wait()
             address = self.referee.address if self.referee is not None else self.client.address
-            env = bot_env(spec, address, row["token"], league.concurrency)
+            env = bot_env(spec, address, row["token"], self.parallel)
             if self.referee is None:  # a remote referee: reach it as the runner does (TLS); a bot's own env wins
                 env = {**self.client.connection.env(), **env}
             try:
-                process: Child | None = Child(list(spec.command), league.data / "logs" / f"{spec.name}.log", env)
+                process: Child | None = self.sandbox.start(spec, env, league.data / "logs" / f"{spec.name}.log")
             except OSError as e:
                 process, why = None, f"could not be started: {e}"
             if process is not None:
@@ -217,11 +282,12 @@ class LeagueRunner:
         with trio.move_on_after(timeout) as startup:
             while (await self._call(self.client.streams, row["bot_id"])) < 1:
                 if process.poll() is not None:
-                    return f"exited with code {process.poll()} before connecting"
+                    return f"{self.sandbox.exit_reason(spec, process)} before connecting"
                 await trio.sleep(0.05)
         if startup.cancelled_caught:
             return f"did not connect within {timeout:g} s"
-        return f"exited with code {await process.wait()}"
+        await process.wait()
+        return self.sandbox.exit_reason(spec, process)
 
     # ---------------------------------------------------------------------------------- games
     async def play_group(self, rows: list[dict[str, Any]]) -> None:
@@ -241,10 +307,13 @@ class LeagueRunner:
                     self.client.create, self.league.preset, self.league.options, row["seed"], self.league.clock,
                     seats, forfeits, self.group, abandon=False,
                 )
-                self.store.start_league_game(self.league.name, row["key"], match_id)
+                if not await trio.to_thread.run_sync(self.ledger.started, row, match_id):
+                    await self._call(self.client.abort, "", LEASE_LOST, [match_id])
+                    self.report("lease-lost", {"game": row["key"], "match": match_id})
+                    return
                 match = await self._finished(match_id)
                 if match is not None and match.status == arena_pb2.MATCH_STATUS_FINISHED and match.results:
-                    self._record(row, match)
+                    await self._record(row, match)
                     return
                 # lost (aborted, or unknown to a referee on a new database): replay the seed
                 self.report("replay", {"game": row["key"], "match": match_id})
@@ -279,15 +348,17 @@ class LeagueRunner:
             if match.status in (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED):
                 return match
 
-    def _record(self, row: dict[str, Any], match: arena_pb2.Match) -> None:
+    async def _record(self, row: dict[str, Any], match: arena_pb2.Match) -> None:
         game = match.results[0]
         faults = [
             {"timeouts": s.timeouts, "refusals": s.refusals, "defaults": s.defaults_applied,
              "forfeits": int(s.forfeited), "disconnects": int(s.disconnected)}
             for s in game.seats
         ]
-        if self.store.finish_league_game(self.league.name, row["key"], match.match_id, list(game.totals), faults):
+        if await trio.to_thread.run_sync(self.ledger.finished, row, match.match_id, list(game.totals), faults):
             self.report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(game.totals)})
+        else:
+            self.report("refused", {"game": row["key"], "match": match.match_id})
 
 
 class Stopped(Exception):
@@ -326,16 +397,16 @@ class Stop:
 
 
 async def run_league(league: League, report: Report, server: str | Connection | None = None, admin_token: str | None = None,
-                     fresh: bool = False) -> Standings:
+                     fresh: bool = False, host: str = LOCAL_HOST, port: int = 0) -> Standings:
     """Play every unfinished game of the league; returns the standings, or raises :class:`Stopped`
     on SIGINT/SIGTERM. With no ``server`` the local referee's admin token is ``admin_token``, else
     $MIZERKA_ADMIN_TOKEN, else the one kept in DB.admin-token (0600, made if missing); the league's
-    database does not keep it."""
+    database does not keep it. The local referee listens on ``host``:``port`` (0: a free port)."""
     stop = Stop()
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(stop.watch, signals)
-            result = await _run_league(league, report, server, admin_token, fresh, stop)
+            result = await _run_league(league, report, server, admin_token, fresh, stop, host, port)
             nursery.cancel_scope.cancel()
     if result is None:
         raise Stopped(stop.signum)
@@ -343,7 +414,7 @@ async def run_league(league: League, report: Report, server: str | Connection | 
 
 
 async def _run_league(league: League, report: Report, server: str | Connection | None, admin_token: str | None,
-                      fresh: bool, stop: Stop) -> Standings | None:
+                      fresh: bool, stop: Stop, host: str, port: int) -> Standings | None:
     private_dir(league.data / "logs")
     if fresh and server is None and league.db is None:  # the league's own database, its local referee's too: start it anew
         for suffix in ("", "-wal", "-shm"):
@@ -360,19 +431,26 @@ async def _run_league(league: League, report: Report, server: str | Connection |
             raise StoreError("--server needs the referee's admin token (MIZERKA_ADMIN_TOKEN or --admin-token)")
         secret = store.open_league(league.name, fingerprint(league),
                                    league.seed if league.seed is not None else secrets.token_hex(32))
+        if store.league_state(league.name) is not None:
+            raise StoreError(f"league {league.name!r} was submitted to the workers: follow it with `league run` without "
+                             "--here (or start it over on this host with --fresh)")
         slots = schedule(league, secret)
         store.add_schedule(league.name, [
             {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed} for i, s in enumerate(slots)
         ])
         interrupted = store.discard_in_flight(league.name)
         rows = store.league_games(league.name)
-        todo = [r for r in rows if r["status"] != FINISHED]
-        report("start", {"total": len(rows), "done": len(rows) - len(todo), "todo": len(todo)})
+        done = [r for r in rows if r["status"] == FINISHED]
+        evidence = settled(store, league)  # stop = "settled": a league that settled earlier plays no more
+        todo = [] if evidence is not None else [r for r in rows if r["status"] != FINISHED]
+        report("start", {"total": len(rows), "done": len(done), "todo": len(todo)})
+        if evidence is not None:
+            report("settled", settled_event(evidence))
         if interrupted:
             report("interrupted", {"games": interrupted})
         group = match_group(league, secret)
         if todo:
-            await _play(league, store, report, server, token, todo, group, stop)
+            await _play(league, store, report, server, token, todo, group, stop, host, port)
             if stop.signum:
                 return None
         elif server is None:  # nothing to play: publish in the database the local referee would use
@@ -387,6 +465,12 @@ async def _run_league(league: League, report: Report, server: str | Connection |
         store.close()
 
 
+def settled_event(evidence: Separation) -> dict[str, Any]:
+    """What the "settled" report says: the league stopped, its remaining games are not needed."""
+    return {"games": evidence.games, "rounds": evidence.rounds, "scheduled": evidence.scheduled,
+            "confidence": evidence.confidence}
+
+
 def _publish(server: str | Connection, token: str, group: str) -> None:
     client = ArenaClient(server, token)
     try:
@@ -396,7 +480,7 @@ def _publish(server: str | Connection, token: str, group: str) -> None:
 
 
 async def _play(league: League, store: LeagueStore, report: Report, server: str | Connection | None, token: str,
-                todo: list[dict[str, Any]], group: str, stop: Stop) -> None:
+                todo: list[dict[str, Any]], group: str, stop: Stop, host: str, port: int) -> None:
     """Start the referee (unless given) and the bots, play ``todo``, publish. On a signal: abort the
     matches in flight first, then stop the bots and the referee."""
     client: ArenaClient | None = None
@@ -405,7 +489,7 @@ async def _play(league: League, store: LeagueStore, report: Report, server: str 
             with stop.guarding(nursery.cancel_scope):  # nothing in flight yet: a signal stops everything
                 referee = None
                 if server is None:
-                    referee = LocalReferee(league, token, report)
+                    referee = LocalReferee(league, token, report, host=host, port=port)
                     server = await nursery.start(referee.run)
                 client = ArenaClient(server, token)
                 runner = LeagueRunner(league, store, client, report, referee, group)
@@ -415,9 +499,14 @@ async def _play(league: League, store: LeagueStore, report: Report, server: str 
                     if not spec.remote:
                         nursery.start_soon(runner.supervise, spec)
             with trio.CancelScope() as playing, stop.guarding(playing):
-                async with trio.open_nursery() as games:
-                    for rows in deal_groups(todo):
-                        games.start_soon(runner.play_group, rows)
+                for batch in batches(league, todo):  # stop = "settled": a round at a time, then a look
+                    async with trio.open_nursery() as games:
+                        for rows in deal_groups(batch):
+                            games.start_soon(runner.play_group, rows)
+                    evidence = await trio.to_thread.run_sync(settled, store, league)
+                    if evidence is not None:
+                        report("settled", settled_event(evidence))
+                        break
                 await runner.publish()
             if playing.cancelled_caught:
                 with trio.move_on_after(15):

@@ -10,6 +10,11 @@ it for organisers who want reproducible deals, and then anyone who knows it can 
 hand). By default every game has its own deal key (its game key), so fresh cards; with
 ``duplicate = true`` the key is the set, so every seating of a set plays the same cards, and the
 runner never plays two games of one deal group at the same time (:func:`deal_groups`).
+
+Game G of every table, in every seating, is round G. A league with ``stop = "settled"`` is stored
+round by round (round 0 of every table, then round 1, ...; otherwise table by table), so the
+workers, who take games in schedule order, finish rounds one after another, and the runner plays
+one round at a time (:func:`batches`) and looks at its standings in between.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Any, TypeVar
 
-from tournaments.config import League
+from tournaments.config import League, StopRule
 
 Row = TypeVar("Row", bound=Mapping[str, Any])
 
@@ -78,7 +83,26 @@ def schedule(league: League, secret: str) -> list[Slot]:
                 key = f"t{t}/g{g}/s{s}"
                 seed = derive_seed(secret, f"t{t}/g{g}" if league.duplicate else key)
                 out.append(Slot(key, t, g, s, seats, seed))
+    if league.stop is StopRule.SETTLED:
+        out.sort(key=lambda slot: slot.game)  # stable: round by round, each in table order
     return out
+
+
+def game_number(unit: str) -> int:
+    """G of a set ``tT/gG`` (:attr:`Slot.unit`): the round the set belongs to."""
+    return int(unit.rpartition("/g")[2])
+
+
+def batches(league: League, rows: Iterable[Row]) -> list[list[Row]]:
+    """What the runner plays before it looks at the standings again: every given game (stored rows
+    with a "unit"), or with ``stop = "settled"`` one round at a time, rounds in order."""
+    rows = list(rows)
+    if league.stop is not StopRule.SETTLED:
+        return [rows] if rows else []
+    rounds: dict[int, list[Row]] = {}
+    for row in rows:
+        rounds.setdefault(game_number(row["unit"]), []).append(row)
+    return [rounds[g] for g in sorted(rounds)]
 
 
 def deal_groups(rows: Iterable[Row]) -> list[list[Row]]:

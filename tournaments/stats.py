@@ -1,5 +1,6 @@
 """Standings from finished games: OpenSkill ratings, mean points with confidence intervals over
-duplicate sets, head-to-head counts and fault counts. Pure: games in, numbers out.
+duplicate sets, head-to-head counts and fault counts. Pure: games in, numbers out. Whether adjacent
+bots are separated (tournaments/sequential.py) is added by the caller, who knows the schedule.
 """
 
 from __future__ import annotations
@@ -13,6 +14,9 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 from scipy.special import stdtrit  # t quantiles, as scipy.stats.t.ppf; lighter import
+
+from tournaments.results import GameResult as GameResult  # re-exported: the statistics' input
+from tournaments.sequential import Separation
 
 FAULTS = ("timeouts", "refusals", "defaults", "forfeits", "disconnects")
 
@@ -42,17 +46,6 @@ def mean_ci95(values: Sequence[float]) -> MeanCI:
     return MeanCI(mean, mean - half, mean + half)
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """A finished league game as the statistics need it."""
-
-    key: str
-    unit: str  # duplicate set: same table, same seed
-    seats: tuple[str, ...]  # bot names in seat order
-    totals: tuple[int, ...]
-    faults: tuple[Mapping[str, int], ...] = ()  # per seat, keys of FAULTS
-
-
 @dataclass(slots=True)
 class BotLine:
     name: str
@@ -76,6 +69,7 @@ class Standings:
     head_to_head: dict[str, dict[str, dict[str, int]]]  # a -> b -> {"ahead", "behind", "tied"}
     rating_history: dict[str, list[tuple[int, float]]]  # bot -> (games rated so far, ordinal)
     games: int
+    separation: Separation | None = None  # the adjacent pairs' evidence (tournaments.store.load_results)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +77,7 @@ class Standings:
             "bots": [asdict(b) for b in self.bots],
             "head_to_head": self.head_to_head,
             "rating_history": {k: [list(p) for p in v] for k, v in self.rating_history.items()},
+            "separation": None if self.separation is None else self.separation.to_json(),
         }
 
 

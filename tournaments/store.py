@@ -22,7 +22,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from server.store import FINISHED, PENDING, RUNNING, Store, StoreError
-from tournaments.config import League
+from tournaments.config import League, StopRule
+from tournaments.sequential import Separation, separation
 from tournaments.stats import GameResult, Standings, standings
 
 metadata = sa.MetaData()
@@ -37,6 +38,11 @@ leagues = sa.Table(
     # The key every game seed derives from (tournaments/schedule.py): random unless the league file
     # gives a seed. Whoever reads it can compute every deal of the league.
     sa.Column("secret", sa.String(200)),
+    # NULL: played by one runner (`league run` on its own host). OPEN: submitted to the workers
+    # (`league run` on a PostgreSQL database), who take its games; DONE: every game has a result, or
+    # the league settled early (stop = "settled", tournaments/sequential.py): the workers take no more.
+    sa.Column("state", sa.String(16)),
+    sa.Column("spec", sa.JSON),  # for the workers: the league file's text and path (tournaments/leases.py)
 )
 
 league_bots = sa.Table(
@@ -67,6 +73,23 @@ league_games = sa.Table(
     # Matches of this game that were in flight when a run of the league stopped (a crash, kill -9,
     # Ctrl-C): their results, if any, were discarded and the game played again (docs/leagues.md).
     sa.Column("discarded", sa.JSON),
+    # A worker's lease on the game (tournaments/leases.py): it plays the game while the lease holds,
+    # and its result counts only if the lease still holds. ``attempt`` counts the claims.
+    sa.Column("attempt", sa.Integer),
+    sa.Column("lease_owner", sa.String(64)),  # workers.id
+    sa.Column("lease_expires", sa.Float),  # the database's clock, seconds since the epoch
+)
+
+workers = sa.Table(
+    "workers",
+    metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("host", sa.String(200), nullable=False),
+    sa.Column("pid", sa.Integer, nullable=False),
+    sa.Column("slots", sa.Integer, nullable=False),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("seen_at", sa.Float, nullable=False),  # its last heartbeat (the database's clock)
+    sa.Column("stopped_at", sa.Float),
 )
 
 
@@ -98,6 +121,11 @@ class LeagueStore(Store):
             if row.admin_token:
                 conn.execute(leagues.update().where(leagues.c.name == name).values(admin_token=""))
         return row.secret or secret
+
+    def league_state(self, name: str) -> str | None:
+        """None: a league of one runner (or none yet); else its state among the workers (leases.LeagueState)."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(leagues.c.state).where(leagues.c.name == name)).scalar_one_or_none()
 
     def add_schedule(self, league: str, slots: Sequence[Mapping[str, Any]]) -> None:
         """Insert the scheduled games not yet stored (a resumed league keeps its rows)."""
@@ -198,7 +226,18 @@ def load_results(store: LeagueStore, league: League) -> Standings:
         for r in rows if r["status"] == FINISHED
     ]
     bots = store.league_bots(league.name)
-    return standings(
+    result = standings(
         [b.name for b in league.bots], games, {b["name"]: b["crashes"] for b in bots},
         [b["name"] for b in bots if b["disabled"]],
     )
+    result.separation = separation([b.name for b in result.bots], games, league.round_games, league.confidence, len(rows))
+    return result
+
+
+def settled(store: LeagueStore, league: League) -> Separation | None:
+    """With stop = "settled": the evidence once every adjacent pair of the standings is separated
+    (the league plays no more games); None while it is not, and always for other leagues."""
+    if league.stop is not StopRule.SETTLED:
+        return None
+    evidence = load_results(store, league).separation
+    return evidence if evidence is not None and evidence.settled else None

@@ -19,14 +19,11 @@
 // Every answer is chosen among DecisionRequest.legal_actions (or, for an exchange, from the hand,
 // the talon shown and ExchangeOptions.max_cards), so it is legal by construction.
 
-const RANKS = '23456789TJQKA';
-const SUITS = 'SHDC';
+const { RANKS, SUITS, rank, suit, legalOf, firstLegal: fallback } = require('./sdk/helpers');
+
 const DECK = [];
 for (const s of SUITS) for (const r of RANKS) DECK.push(r + s);
 const HCP = { A: 4, K: 3, Q: 2, J: 1 };
-
-const rank = (card) => RANKS.indexOf(card[0]);
-const suit = (card) => card[1];
 
 /**
  * Whether `card`, if played now, would beat `best`, the card winning the trick so far (the referee
@@ -189,7 +186,7 @@ class Turn {
   get toPlayAfterMe() { return this.players - this.trick.length - 1; }
 
   legalOf(which) {
-    return this.request.legal_actions.filter((a) => a[which]);
+    return legalOf(this.request, which);
   }
 
   /** Cards that may still be in another hand: not mine, not played, not out of play to my knowledge. */
@@ -345,16 +342,6 @@ function play(turn) {
   const unseen = turn.unseen();
   const card = turn.minus ? playMinus(turn, legal, unseen) : playPlus(turn, legal, unseen);
   return options[legal.indexOf(card)];
-}
-
-/** The first legal action: legal_actions[0], a pass in the major round, an empty exchange. */
-function fallback(request) {
-  const kind = request.kind;
-  if (kind === 'DECISION_KIND_EXCHANGE' || !request.legal_actions.length) {
-    return { turn: request.turn, exchange_cards: { discard: [], take: [] } };
-  }
-  if (kind === 'DECISION_KIND_MAJOR') return { turn: request.turn, announce_major: { contract: '' } };
-  return request.legal_actions[0];
 }
 
 /** The bot's answer to one DecisionRequest: an Action (a plain object for proto-loader). */

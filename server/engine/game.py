@@ -9,6 +9,7 @@ random playout allocates little (``tests/bench/bench_engine.py`` measures it). A
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from copy import copy as shallow_copy
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -135,6 +136,33 @@ class Game:
         self.to_act = -1
         self._reset_deal(self.caller)
         self._start_deal()
+
+    @classmethod
+    def at_deal(
+        cls, rules: Ruleset, deal: Deal, caller: int, used: Sequence[int] = (), totals: Sequence[int] = (),
+        tiebreak: bool = False,
+    ) -> Game:
+        """A game whose next deal is ``deal``, ``caller`` to announce with the contracts ``used`` (bit i:
+        contract i, per seat) already spent: the start of a deal as a searching bot rebuilds it, then
+        replays the deal's actions with :meth:`apply`. After this deal the game waits for cards
+        (:attr:`Phase.WAITING`), so a playout ends with the deal's result in :attr:`results`."""
+        pending = [deal]
+        game = cls(rules, deal_source=lambda d, r: None)
+        game._source = lambda d, r: pending.pop() if pending else None
+        game.used = list(used) or [0] * game.n
+        game.totals = list(totals) or [0] * game.n
+        game.caller = caller
+        game.tiebreak = tiebreak
+        game._start_deal()
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy to play on: a search tries each action on its own copy of one position."""
+        other = shallow_copy(self)
+        for name in ("totals", "used", "results", "log", "hands", "exchanged", "discards", "taken", "tricks",
+                     "trick", "_major_queue"):
+            setattr(other, name, list(getattr(self, name)))
+        return other
 
     def _reset_deal(self, caller: int) -> None:
         """Empty per-deal state, so that every field exists even before cards arrive."""

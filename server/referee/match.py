@@ -123,12 +123,16 @@ class GameRunner:
         clock: ClockSettings,
         games: int = 1,
         on_update: Callable[[Game], None] | None = None,
+        on_decision: Callable[[float], None] | None = None,
     ) -> None:
+        """``on_decision(ms)``: a seat's Action was accepted ``ms`` after its DecisionRequest went out
+        (the referee's metrics); ``on_update(game)``: the game moved on (Watch)."""
         self.ports = list(ports)  # None once a seat's bot is gone
         self._ports = list(ports)  # as given, for their counts
         self._started = [getattr(p, "turn_started", None) for p in ports]  # the optional hooks, looked up once
         self._settled = [getattr(p, "turn_settled", None) for p in ports]
         self._counted = False
+        self.on_decision = on_decision
         self.game_index = game_index
         self.session = GameSession(
             match_id, rules, seed, game_index, [seat_info(p) for p in self.ports], names, clock, games, on_update
@@ -169,6 +173,7 @@ class GameRunner:
 
     async def _run(self, loop: asyncio.AbstractEventLoop, deadline: Deadline) -> GameRecord:
         session = self.session
+        on_decision = self.on_decision
         session.start()
         await self._flush()
         while (ask := session.next_ask()) is not None:
@@ -188,7 +193,9 @@ class GameRunner:
                     self.ports[ask.seat] = None
                     session.disconnect(ask.seat, (loop.time() - started) * 1000.0)
                 else:
-                    session.answer(message, (loop.time() - started) * 1000.0)
+                    elapsed_ms = (loop.time() - started) * 1000.0
+                    if session.answer(message, elapsed_ms) and on_decision is not None:
+                        on_decision(elapsed_ms)
                     answers += 1
                 if session.outbox:  # mostly empty: an accepted answer queues nothing until the next ask
                     await self._flush()

@@ -275,9 +275,9 @@ class GameSession:
         self.log.info("game finished", totals=list(game.totals))
         return None
 
-    def answer(self, message: referee_pb2.BotMessage, elapsed_ms: float) -> None:
-        """The asked seat sent ``message`` ``elapsed_ms`` after its request: apply it, or queue the
-        ActionError (and, past Clock.max_retries refusals, strike and apply the default)."""
+    def answer(self, message: referee_pb2.BotMessage, elapsed_ms: float) -> bool:
+        """The asked seat sent ``message`` ``elapsed_ms`` after its request: apply it (True), or queue
+        the ActionError (and, past Clock.max_retries refusals, strike and apply the default)."""
         ask = self._ask()
         seat, record = ask.seat, self.records[ask.seat]
         error = self._try(ask, message)
@@ -286,7 +286,7 @@ class GameSession:
             self.clocks[seat].charge(elapsed_ms)
             self.turns.append(TurnRecord(self._entry, ask.turn, seat, elapsed_ms))
             self.pending = None
-            return
+            return True
         stale = error.code == STALE_TURN  # a late answer to an earlier turn: discarded, not counted
         self._errors += not stale
         limit = self.settings.max_retries
@@ -299,6 +299,7 @@ class GameSession:
         self._send(seat, referee_pb2.RefereeMessage(action_error=error))
         if self._errors > limit:
             self.default(DefaultReason.REFUSED, elapsed_ms)
+        return False
 
     def time_out(self, overshoot_ms: float | None = None) -> None:
         """The asked seat gave no legal answer within its allowed time (``overshoot_ms``: how late

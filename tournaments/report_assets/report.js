@@ -97,13 +97,36 @@
     ]);
   }
 
+  /* "+3.10 [+1.02, +5.18] settled": a bot's lead over the next one and what the rounds say of it. */
+  function pairText(p) {
+    if (p.difference === null) return p.verdict + " (no complete round)";
+    if (p.lo === null || p.hi === null) return signed(p.difference) + ", too few rounds for an interval: " + p.verdict;
+    return signed(p.difference) + " [" + signed(p.lo) + ", " + signed(p.hi) + "] " + p.verdict;
+  }
+
+  function settledText(sep) {
+    var level = Math.round(sep.confidence * 100) + "%";
+    var done = sep.pairs.filter(function (p) { return p.verdict === "settled"; }).length;
+    if (!sep.settled) {
+      return "Not settled at " + level + ": " + done + " of " + sep.pairs.length + " adjacent pairs separated after " +
+        sep.rounds + " complete rounds (" + sep.games + " games).";
+    }
+    var left = sep.scheduled - sep.games;
+    return "Settled at " + level + " after " + sep.games + " games (" + sep.rounds + " rounds): every adjacent pair " +
+      "separated" + (left > 0 ? "; the league stopped, " + left + " scheduled games were not needed." : ".");
+  }
+
   function standingsSection(d) {
+    var sep = d.separation;
     var s = section("standings-section", "Standings",
       "Rating: OpenSkill (Plackett\u2013Luce) ordinal \u03bc \u2212 3\u03c3, over the games in schedule order. " +
       "Points per game with a 95% interval over duplicate sets (same cards, every seating). " +
-      "Wins: first places, shared first places split.");
+      "Wins: first places, shared first places split." + (sep ? " Ahead of next: the lead in points per game " +
+      "over the bot below, with its anytime-valid interval over complete rounds (docs/standings.md). " +
+      settledText(sep) : ""));
     var head = ["#", "bot", "rating", "\u03bc", "\u03c3", "games", "points/game", "95% interval", "wins"];
-    var body = d.standings.map(function (b) {
+    if (sep) head.push("ahead of next (" + Math.round(sep.confidence * 100) + "%)");
+    var body = d.standings.map(function (b, i) {
       var interval = b.ci95 === null ? el("span", { class: "none", title: "needs at least 2 duplicate sets", text: "\u2014" })
         : "\u00b1 " + b.ci95.toFixed(2) + " [" + signed(b.mean - b.ci95) + ", " + signed(b.mean + b.ci95) + "]";
       return el("tr", { "data-bot": b.name, "data-games": b.games, "data-mean": b.mean, class: b.disabled ? "disabled" : null },
@@ -116,7 +139,8 @@
         el("td", { class: "num games", text: b.games }),
         el("td", { class: "num ppg", text: signed(b.mean) }),
         el("td", { class: "num ci" }, interval),
-        el("td", { class: "num wins", text: plain(b.wins) }));
+        el("td", { class: "num wins", text: plain(b.wins) }),
+        sep ? el("td", { class: "pair", text: i < sep.pairs.length ? pairText(sep.pairs[i]) : "" }) : null);
     });
     append(s, el("table", { id: "standings", class: "data" },
       el("thead", null, el("tr", null, head.map(function (h) { return el("th", { text: h }); }))),

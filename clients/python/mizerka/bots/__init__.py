@@ -17,7 +17,14 @@ from mizerka.bots.greedy import GreedyBot
 from mizerka.bots.heuristic import HeuristicBot
 from mizerka.bots.random_bot import RandomBot
 
-__all__ = ["BOTS", "CautiousBot", "GreedyBot", "HeuristicBot", "RandomBot", "make_factory"]
+try:  # the expert searches with the rules engine, an optional dependency of the SDK (installed with the server)
+    from mizerka.bots.expert import ExpertBot
+except ModuleNotFoundError as missing:
+    if missing.name not in ("server", "server.engine"):
+        raise
+    ExpertBot = None  # type: ignore[assignment,misc]
+
+__all__ = ["BOTS", "CautiousBot", "ExpertBot", "GreedyBot", "HeuristicBot", "RandomBot", "make_factory"]
 
 #: Bot name -> Bot class (or any callable that returns a Bot).
 BOTS: dict[str, Callable[..., Bot]] = {
@@ -26,6 +33,8 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "cautious": CautiousBot,
 }
+if ExpertBot is not None:
+    BOTS["expert"] = ExpertBot
 
 
 def make_factory(name: str, seed: int | None = None) -> Callable[[], Bot]:

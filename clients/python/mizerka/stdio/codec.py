@@ -21,6 +21,7 @@ __all__ = [
     "answer_json",
     "bridge_error_line",
     "clock_json",
+    "contract_json",
     "decide_line",
     "dump_line",
     "error_line",
@@ -68,6 +69,18 @@ def _opt(msg: Any, field: str) -> Any:
 
 
 # ------------------------------------------------------------------------------ proto -> JSON
+def contract_json(c: game_pb2.ContractInfo) -> dict[str, Any]:
+    """One contract of the ruleset, as in ``ruleset.contracts`` and a decide line's ``contracts``."""
+    return {
+        "name": c.name,
+        "minus": c.minus,
+        "trump": c.trump or None,
+        "names_trump": c.names_trump,
+        "trump_choices": list(c.trump_choices),
+        "major_rank": c.major_rank,
+    }
+
+
 def ruleset_json(r: game_pb2.Ruleset) -> dict[str, Any]:
     """A Ruleset as plain JSON (option values spelled as in league files: "blind", "alternate", ...)."""
     return {
@@ -75,17 +88,7 @@ def ruleset_json(r: game_pb2.Ruleset) -> dict[str, Any]:
         "players": r.players,
         "hand_size": r.hand_size,
         "talon_size": r.talon_size,
-        "contracts": [
-            {
-                "name": c.name,
-                "minus": c.minus,
-                "trump": c.trump or None,
-                "names_trump": c.names_trump,
-                "trump_choices": list(c.trump_choices),
-                "major_rank": c.major_rank,
-            }
-            for c in r.contracts
-        ],
+        "contracts": [contract_json(c) for c in r.contracts],
         "exchange": _EXCHANGE_KINDS.get(r.exchange),
         "majors": r.majors,
         "quotas_plus": list(r.quotas_plus),
@@ -281,15 +284,22 @@ def event_line(e: events_pb2.Event) -> dict[str, Any]:
 
 
 def decide_line(d: referee_pb2.DecisionRequest) -> dict[str, Any]:
+    """A ``decide`` line, complete in itself so that a stateless program needs no earlier line: the
+    legal answers of a contract or major decision come with their contracts' facts (trump, minus,
+    ...) from the ruleset the request repeats, and the view has the rest."""
     kind = _KINDS.get(d.kind, "unspecified")
+    legal = [answer_json(a) for a in d.legal_actions]
     out: dict[str, Any] = {
         "type": "decide",
         "turn": d.turn,
         "kind": kind,
         "time_left_ms": d.time_left_ms,
         "bank_ms": d.bank_ms,
-        "legal": [answer_json(a) for a in d.legal_actions],
+        "legal": legal,
     }
+    if kind in ("contract", "major"):
+        named = {a.get("contract") or a.get("major") for a in legal}
+        out["contracts"] = {c.name: contract_json(c) for c in d.ruleset.contracts if c.name in named}
     if kind == "exchange":
         out["exchange"] = {"max": d.exchange.max_cards, "pick": d.exchange.pick, "talon": list(d.exchange.talon)}
     out["view"] = view_json(d.view)

@@ -1,0 +1,175 @@
+"""``mizerka-bot expert``: the engine helpers it searches with (Game.at_deal, Game.copy), its sampler
+(consistent with what the seat saw, never a card of a suit a seat is known void in), legal answers
+in every preset, determinism for a seed, the playout budget, and strength against the random bot.
+
+Searches here are bounded by a playout count with a time budget far above it, so they are
+deterministic; nothing asserts on wall time."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from mizerka.bots import BOTS, ExpertBot, RandomBot
+from mizerka.bots.expert import knowledge, rebuild, sample_deal, search
+from mizerka.turn import Turn
+from server import protocol
+from server.engine import Choose, Game, Phase, load_ruleset, seeded_deal
+from server.engine.cards import SUIT_MASKS, mask_cards
+from server.engine.views import FULL, project
+from server.policies import random_action
+from tournaments.selfplay import compare, play_game
+
+PRESETS = ("mizerka", "mizerka-4p", "mizerka-short", "spoileri", "trjamann", "manni-major")
+SLOW_MS = 60_000.0  # a time budget no test reaches: the playout count decides
+
+
+def expert(seed: int = 0, simulations: int = 24) -> ExpertBot:
+    return ExpertBot(seed=seed, simulations=simulations, budget_ms=SLOW_MS)
+
+
+def random_position(preset: str, seed: int, steps: int, **options: object) -> Game:
+    """A game after ``steps`` random legal actions from its start."""
+    game = Game(load_ruleset(preset, options), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        decision = game.decision()
+        if decision is None:
+            break
+        game.apply(decision.seat, random_action(game, rng))
+    return game
+
+
+def turn_of(game: Game, time_left_ms: int = 10_000, bank_ms: int = 0) -> Turn:
+    """The Turn the referee would send the seat to act (as tests/test_sdk.py builds requests)."""
+    decision = game.decision()
+    assert decision is not None
+    names = [f"bot{s}" for s in range(game.n)]
+    request = protocol.decision_to_proto(7, decision, project(game, decision.seat), time_left_ms, bank_ms, names,
+                                         game.rules)
+    return Turn(request)
+
+
+# --------------------------------------------------------------------------- engine helpers
+def test_at_deal_starts_the_given_deal_with_the_caller_and_used_contracts() -> None:
+    rules = load_ruleset("mizerka")
+    deal = seeded_deal(3, 0, 0, 3, 13)
+    game = Game.at_deal(rules, deal, caller=2, used=(0, 0, 0b100001))
+    assert (game.phase, game.to_act, game.caller) == (Phase.CONTRACT, 2, 2)
+    assert [mask_cards(h) for h in game.hands] == [sorted(h) for h in deal.hands]
+    assert {a.contract for a in game.legal_actions()} == {"hearts", "diamonds", "clubs", "notrump"}
+    game.apply(2, Choose("notrump"))
+    while game.phase != Phase.WAITING:  # the deal ends, and the game waits for cards it will never get
+        game.apply(game.to_act, random_action(game, random.Random(1)))
+    assert len(game.results) == 1 and game.results[0].declarer == 2
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    game = random_position("mizerka", 4, 20)
+    before = (list(game.hands), list(game.tricks), list(game.trick), len(game.log), game.to_act)
+    other = game.copy()
+    while other.phase < Phase.WAITING:
+        other.apply(other.to_act, random_action(other, random.Random(2)))
+    assert (game.hands, game.tricks, game.trick, len(game.log), game.to_act) == before
+
+
+# -------------------------------------------------------------------------------- sampler
+def _voids(game: Game) -> list[int]:
+    """Per seat, the suits (bits) it showed it lacks by not following, in the deal so far."""
+    voids = [0] * game.n
+    for trick in project(game, FULL).tricks:
+        led = trick.cards[0][1] // 13
+        for seat, card in trick.cards[1:]:
+            if card // 13 != led:
+                voids[seat] |= 1 << led
+    return voids
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10_000), steps=st.integers(0, 70),
+       draws=st.integers(0, 1000))
+def test_samples_replay_the_deal_and_respect_every_shown_void(preset: str, seed: int, steps: int, draws: int) -> None:
+    game = random_position(preset, seed, steps)
+    assume(game.decision() is not None)
+    turn = turn_of(game)
+    k = knowledge(turn)
+    me = k.seat
+    voids = _voids(game)
+    assert list(k.voids[s] for s in range(game.n) if s != me) == [voids[s] for s in range(game.n) if s != me]
+    rng = random.Random(draws)
+    for _ in range(5):
+        sample = sample_deal(k, rng)
+        assert sorted([*sample.deal.talon, *(c for h in sample.deal.hands for c in h)]) == list(range(52))
+        rebuilt = rebuild(k, sample)  # the engine accepts every replayed action
+        assert (rebuilt.phase, rebuilt.to_act) == (game.phase, game.to_act)
+        assert rebuilt.legal_actions() == game.legal_actions()
+        if game.phase != Phase.CONTRACT or game.rules.choose_after == "all":
+            assert rebuilt.hands[me] == game.hands[me]
+        for s in range(game.n):
+            for suit in range(4):
+                if voids[s] >> suit & 1:
+                    assert not rebuilt.hands[s] & SUIT_MASKS[suit], f"seat {s} was given a card of a suit it lacks"
+
+
+# ------------------------------------------------------------------------------ the bot
+@pytest.mark.parametrize("preset,options", [
+    *[(p, {"deals": load_ruleset(p).players}) for p in PRESETS],
+    ("mizerka", {"deals": 3, "revoke": "penalty", "trumps_allow_spades": True, "declarer": "continuous"}),
+    ("spoileri", {"deals": 3, "trumps_allow_spades": True, "choose_after": 6, "tiebreak": "lowest"}),
+])
+def test_every_answer_is_legal_in_every_preset(preset: str, options: dict) -> None:
+    rules = load_ruleset(preset, options)
+    bots = [expert(seed=s, simulations=16) if s % 2 == 0 else RandomBot(seed=s) for s in range(rules.players)]
+    totals = play_game(bots, rules, seed=f"legal:{preset}")
+    experts = [s for s in range(rules.players) if s % 2 == 0]
+    assert all(totals.refusals[s] == 0 and totals.fallbacks[s] == 0 and totals.defaults[s] == 0 for s in experts), totals
+    assert all(totals.decisions[s] > 0 for s in experts)
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    def game(seed: int) -> list[int]:
+        rules = load_ruleset("mizerka", {"deals": 3})
+        return list(play_game([expert(seed), expert(seed + 1), BOTS["heuristic"]()], rules, seed="same"))
+
+    assert game(1) == game(1)
+
+
+def test_a_search_stays_within_its_playouts_and_stops_at_its_deadline() -> None:
+    game = random_position("mizerka", 9, 47)  # the lead of a trick: 13 cards to choose from
+    turn = turn_of(game)
+    assert game.phase == Phase.PLAY and len(game.legal_actions()) > 1
+    bot = ExpertBot(seed=1, simulations=50, budget_ms=SLOW_MS)
+    bot.decide(turn)
+    assert bot.last is not None and 0 < bot.last.playouts <= 50
+    assert bot.last.playouts == bot.last.samples * len(bot.last.means)
+    k = knowledge(turn)
+    _, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=lambda g: g.legal_actions())
+    assert stats.samples == 1  # a deadline already past: one sample, whatever the playout budget
+
+
+def test_the_time_budget_follows_the_clock() -> None:
+    game = random_position("mizerka", 9, 40)
+    bot = ExpertBot(budget_ms=200)
+    assert bot.budget_for(turn_of(game, time_left_ms=10_000)) == 200
+    assert bot.budget_for(turn_of(game, time_left_ms=100)) == 50
+    assert bot.budget_for(turn_of(game, time_left_ms=0, bank_ms=2_000)) == 40
+
+
+def test_it_beats_the_random_bot_clearly() -> None:
+    stats = compare(lambda: expert(simulations=40), RandomBot, "mizerka", games=2, seed="beats-random",
+                    options={"deals": 3})
+    assert min(stats.per_seed) > 4, stats  # points per 3-deal game, in every set
+
+
+def test_the_other_bots_work_without_the_engine() -> None:
+    """The engine is optional for the SDK: without it the expert is not registered, the rest play."""
+    code = ("import sys; sys.modules['server'] = None; import mizerka.bots as b, mizerka.cli; "
+            "assert b.ExpertBot is None and 'expert' not in b.BOTS; b.make_factory('heuristic')(); print(sorted(b.BOTS))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['cautious',", "'greedy',", "'heuristic',", "'random']"]

@@ -1,0 +1,365 @@
+"""Bot programs in the sandbox (tournaments/bwrap.py, docs/security.md), tested the way a hostile bot
+author would: real `mizerka league run`s of tiny leagues (mizerka-short, three bots, three games)
+in which one bot, written here with the SDK, tries to read the league's database and the other
+bots' files, to reach a listener on 127.0.0.1, to write outside its folder, to fork-bomb, to
+allocate 8 GiB and to spin on every core. It reports what it managed in its own scratch folder;
+every attempt fails or is contained, the league completes, and the crashes say which limit.
+
+Needs bubblewrap (`bwrap`; .ci/run installs it): without it the league tests are skipped, saying
+why, and the test of a league that requires the sandbox checks the refusal instead."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tournaments.bwrap import Sandbox, exit_reason, kill_sandbox, scratch_folder, tools
+from tournaments.config import LeagueError, parse_league
+from tournaments.sandbox import Limits, SandboxMode
+
+from harness import referee
+
+BIN = Path(sys.executable).parent
+MIZERKA = str(BIN / "mizerka")
+FRIEND_SECRET = "the-friend-bot's-opening-book-7f3a"
+
+HOSTILE = """\
+import hashlib, json, os, socket, sys, threading, time, traceback
+from pathlib import Path
+
+import mizerka
+
+targets = json.loads(os.environ["TARGETS"])
+home = Path(os.environ["HOME"])
+report = json.loads((home / "report.json").read_text()) if (home / "report.json").exists() else {}  # of earlier starts
+report.update(server=os.environ["MIZERKA_SERVER"], uid=os.getuid())
+
+
+def attempt(name, action):
+    try:
+        report[name] = "done: " + repr(action())[:80]
+    except BaseException as e:
+        report[name] = f"failed: {type(e).__name__}: {e}"
+    (home / "report.json").write_text(json.dumps(report))
+
+
+if os.environ["MODE"] == "snoop":
+    for name in ("database", "admin_token", "league_file", "referee_log", "friend_log", "friend_secret", "friend_scratch"):
+        attempt("read " + name, lambda path=targets[name]: Path(path).read_bytes()[:16])
+    attempt("list data", lambda: os.listdir(targets["data"]))
+    attempt("tcp", lambda: socket.create_connection(("127.0.0.1", targets["port"]), timeout=5).close())
+    for name in ("own_folder", "data", "logs", "outside"):
+        attempt("write " + name, lambda path=targets[name]: (Path(path) / "planted.txt").write_text("x"))
+    attempt("write home", lambda: (home / "mine.txt").write_text("mine"))
+    attempt("processes", lambda: sorted(
+        (p / "cmdline").read_bytes().decode(errors="replace") for p in Path("/proc").iterdir() if p.name.isdigit()))
+    sys.exit(mizerka.main(["random"]))
+
+start = home / "starts"
+starts = int(start.read_text()) + 1 if start.exists() else 1
+start.write_text(str(starts))
+
+
+def fail(name, what):
+    report[name] = f"failed: {what}"
+    (home / "report.json").write_text(json.dumps(report))
+    traceback.print_exc()
+    os._exit(1)
+
+
+if starts == 1:  # a fork bomb (before gRPC starts threads): every process forks, and holds its place when it cannot
+    main, forked = os.getpid(), 0
+    try:
+        while True:
+            if os.fork() == 0:
+                forked = 0
+            else:
+                forked += 1
+    except BlockingIOError as e:
+        if os.getpid() != main:
+            time.sleep(120)
+        fail("fork", f"BlockingIOError after {forked} forks: {e}")
+if starts == 2:
+    try:
+        report["alloc"] = len(bytearray(8 * 2**30))
+    except MemoryError as e:
+        fail("alloc", f"MemoryError {e}")
+
+
+class Hostile(mizerka.Bot):
+    def decide(self, turn):  # at its first decision, so that the game waits on it: spin on every core
+        data = b"x" * 2**24  # hashing a big buffer lets go of the GIL: each thread spins on a core of its own
+        for _ in range(os.cpu_count() or 2):
+            threading.Thread(target=lambda: [hashlib.sha256(data).digest() for _ in iter(int, 1)], daemon=True).start()
+        report["spin"] = f"{os.cpu_count()} threads spinning"
+        (home / "report.json").write_text(json.dumps(report))
+        time.sleep(600)
+
+
+sys.exit(mizerka.run(Hostile))
+"""
+
+FRIEND = """\
+import sys
+import mizerka
+sys.exit(mizerka.main(["heuristic"]))
+"""
+
+
+def need_bwrap() -> None:
+    found = tools()
+    if isinstance(found, str):
+        pytest.skip(f"no sandbox here: {found} (install the Debian package bubblewrap; .ci/run does)")
+
+
+def hostile_league(tmp: Path, mode: str, targets: dict[str, object], extra: str = "", hostile_limits: str = "",
+                   seat_timeout_s: int = 2) -> Path:
+    """A league of the hostile bot, a friend (a bot in a folder of its own with a secret) and `mizerka-bot random`."""
+    for name, text in (("hostile", HOSTILE), ("friend", FRIEND)):
+        (tmp / name).mkdir(exist_ok=True)
+        (tmp / name / "bot.py").write_text(text)
+    (tmp / "friend" / "secret.txt").write_text(FRIEND_SECRET)
+    lines = ['name = "h"', 'preset = "mizerka-short"', 'seed = "hostile"', f'data = "{tmp / "data"}"', f"seat_timeout_s = {seat_timeout_s}",
+             "startup_timeout_s = 30", extra, "[clock]", "decision_ms = 5000", "bank_ms = 30000",
+             "[[bots]]", 'name = "hostile"', f"command = {json.dumps([sys.executable, str(tmp / 'hostile' / 'bot.py')])}",
+             f"env = {{ MODE = {json.dumps(mode)}, TARGETS = {json.dumps(json.dumps(targets))} }}", hostile_limits,
+             "[[bots]]", 'name = "friend"', f"command = {json.dumps([sys.executable, str(tmp / 'friend' / 'bot.py')])}",
+             "[[bots]]", 'name = "random"', 'command = ["mizerka-bot", "random", "--seed", "3"]']
+    path = tmp / "h.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def run_league(path: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=240, env=env)
+
+
+def standings(path: Path) -> dict[str, dict[str, object]]:
+    done = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, check=True)
+    table = json.loads(done.stdout)
+    assert table["games"] == 3, table
+    return {line["name"]: line for line in table["bots"]}
+
+
+def sandbox_processes(marker: str) -> list[str]:
+    """Command lines of live processes that mention ``marker``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmdline = (proc / "cmdline").read_bytes().decode(errors="replace")
+            except OSError:
+                continue
+            if marker in cmdline:
+                found.append(cmdline)
+    return found
+
+
+def test_a_hostile_bot_sees_no_secret_no_network_and_writes_only_its_own_folder(tmp_path: Path) -> None:
+    need_bwrap()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    outside.chmod(0o777)  # not the file mode: the sandbox is what keeps it out
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.setblocking(False)
+    data = tmp_path / "data"
+    targets = {
+        "database": str(data / "league.sqlite"), "admin_token": str(data / "league.sqlite.admin-token"),
+        "league_file": str(tmp_path / "h.toml"), "referee_log": str(data / "logs" / "referee.log"),
+        "friend_log": str(data / "logs" / "friend.log"), "friend_secret": str(tmp_path / "friend" / "secret.txt"),
+        "friend_scratch": str(data / "sandbox" / "friend" / "x"), "data": str(data), "logs": str(data / "logs"),
+        "own_folder": str(tmp_path / "hostile"), "outside": str(outside), "port": listener.getsockname()[1],
+    }
+    path = hostile_league(tmp_path, "snoop", targets)
+    try:
+        run = run_league(path)
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody knocked
+    finally:
+        listener.close()
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "bots run in a sandbox (bubblewrap): no network but the referee" in run.stdout
+    report = json.loads((data / "sandbox" / "hostile" / "report.json").read_text())
+    for name in ("database", "admin_token", "league_file", "referee_log", "friend_log", "friend_secret", "friend_scratch"):
+        assert report["read " + name].startswith("failed: FileNotFoundError"), (name, report)
+    assert report["list data"] == "done: ['sandbox']", report  # only the way to its own scratch folder
+    assert report["tcp"].startswith("failed: ConnectionRefusedError"), report  # a loopback of its own, empty
+    for name in ("own_folder", "data", "logs", "outside"):
+        assert report["write " + name].startswith("failed:"), (name, report)
+    assert report["write home"].startswith("done") and (data / "sandbox" / "hostile" / "mine.txt").read_text() == "mine"
+    assert not list(outside.iterdir()) and not (tmp_path / "hostile" / "planted.txt").exists()
+    assert not (data / "planted.txt").exists() and not (data / "logs" / "planted.txt").exists()
+    processes = report["processes"]
+    assert "serve" not in processes and FRIEND_SECRET not in processes and "friend" not in processes, processes
+    assert report["server"] == "unix:/run/mizerka/referee.sock" and report["uid"] != 0, report
+    table = standings(path)
+    assert all(line["crashes"] == 0 and line["games"] == 3 for line in table.values()), table
+
+
+def test_fork_bomb_8_gib_and_spinning_on_every_core_are_contained_and_charged_to_the_bot(tmp_path: Path) -> None:
+    need_bwrap()
+    path = hostile_league(tmp_path, "bombs", {}, seat_timeout_s=30, extra="max_crashes = 3\n[sandbox]\ncpu_s = 600\nmemory_mb = 1024",
+                          hostile_limits="sandbox = { processes = 32, memory_mb = 256, cpu_s = 3 }")
+    run = run_league(path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    log = (tmp_path / "data" / "logs" / "hostile.log").read_text()
+    crashes = [line for line in log.splitlines() if line.startswith("[mizerka] the bot's process")]
+    assert len(crashes) == 3, log[-3000:]
+    assert "exited with code 1: process limit 32 (its log: BlockingIOError: [Errno 11]" in crashes[0], crashes
+    assert "exited with code 1: memory limit 256 MiB (its log: MemoryError" in crashes[1], crashes
+    assert crashes[2] == "[mizerka] the bot's process killed by SIGXCPU: CPU time limit 3 s", crashes
+    disabled = sqlite3.connect(tmp_path / "data" / "league.sqlite").execute(
+        "select disabled from league_bots where name = 'hostile'").fetchone()[0]
+    assert disabled == "disabled after 3 crashes (last: killed by SIGXCPU: CPU time limit 3 s); its remaining games are forfeits"
+    assert "bot hostile disabled after 3 crashes" in run.stdout
+    report = json.loads((tmp_path / "data" / "sandbox" / "hostile" / "report.json").read_text())
+    forks = int(report["fork"].split()[3])
+    assert 0 < forks < 32, report
+    assert report["alloc"].startswith("failed: MemoryError") and "threads spinning" in report["spin"], report
+    assert not sandbox_processes(str(tmp_path / "hostile")), "a bomb outlived its sandbox"
+    table = standings(path)
+    assert table["hostile"]["crashes"] == 3 and table["hostile"]["disabled"], table
+    for other in ("friend", "random"):  # the other seats played every game, untouched
+        assert table[other]["crashes"] == 0 and table[other]["games"] == 3, table
+        assert all(count == 0 for count in table[other]["faults"].values()), table
+
+
+def test_a_bot_in_the_leagues_own_folder_is_refused_before_anything_runs(tmp_path: Path) -> None:
+    need_bwrap()
+    (tmp_path / "bot.py").write_text(FRIEND)
+    lines = ['name = "f"', 'preset = "mizerka-short"', f'data = "{tmp_path / "data"}"']
+    for name in ("a", "b", "c"):
+        lines += ["[[bots]]", f'name = "{name}"', f"command = {json.dumps([sys.executable, str(tmp_path / 'bot.py')])}"]
+    (tmp_path / "f.toml").write_text("\n".join(lines) + "\n")
+    run = run_league(tmp_path / "f.toml")
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert f"bot a: its command names the folder {tmp_path}, which holds the league's data folder" in run.stderr
+
+
+def test_without_bubblewrap_a_league_is_refused_unless_its_file_allows_running_unsandboxed(tmp_path: Path) -> None:
+    lines = ['name = "n"', 'preset = "mizerka-short"', 'seed = "n"', f'data = "{tmp_path / "data"}"',
+             "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
+    for name in ("random", "heuristic", "greedy"):
+        lines += ["[[bots]]", f'name = "{name}"', f'command = ["mizerka-bot", "{name}"]']
+    path = tmp_path / "n.toml"
+    path.write_text("\n".join(lines) + "\n")
+    bare = dict(os.environ, PATH=str(BIN))  # no bwrap on this PATH: a bare machine
+    refused = run_league(path, bare)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "the bots must run in a sandbox, but bubblewrap (bwrap) is not installed" in refused.stderr
+    assert 'sandbox = "if-available" or "off"' in refused.stderr
+
+    path.write_text(path.read_text().replace('seed = "n"', 'seed = "n"\nsandbox = "if-available"'))
+    allowed = run_league(path, bare)
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    warning = "WARNING: the bots run WITHOUT A SANDBOX (bubblewrap (bwrap) is not installed)"
+    assert warning in allowed.stdout.split("standings after")[0]  # at start
+    assert "WARNING: the bots ran WITHOUT A SANDBOX" in allowed.stdout.split("Head to head")[1]  # under the standings
+
+
+def test_mizerka_bot_sandbox_runs_a_command_the_way_a_league_does(tmp_path: Path) -> None:
+    need_bwrap()
+    secret = tmp_path / "organiser" / "notes.txt"
+    secret.parent.mkdir()
+    secret.write_text("private")
+    probe = ("import os, socket; from pathlib import Path; "
+             f"print('secret', Path({str(secret)!r}).exists()); "
+             "print('home', os.environ['HOME'] == os.getcwd() or os.environ['HOME']); "
+             "socket.create_connection(('127.0.0.1', 1), timeout=2)")
+    done = subprocess.run([MIZERKA, "bot", "sandbox", "--home", str(tmp_path / "home"), "--", sys.executable, "-c", probe],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "secret False" in done.stdout
+    assert "ConnectionRefusedError" in done.stderr and "the bot's process exited with code 1" in done.stderr
+    spin = subprocess.run([MIZERKA, "bot", "sandbox", "--cpu-s", "1", "--", sys.executable, "-c", "while True: pass"],
+                          capture_output=True, text=True, timeout=60)
+    assert spin.returncode == 128 + 24  # SIGXCPU
+    assert "killed by SIGXCPU: CPU time limit 1 s" in spin.stderr
+    bad = subprocess.run([MIZERKA, "bot", "sandbox", "--server", "127.0.0.1:50051", "--", "true"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "the sandbox has no network" in bad.stderr
+
+
+def test_a_bot_in_mizerka_bot_sandbox_plays_through_the_referees_unix_socket(tmp_path: Path) -> None:
+    need_bwrap()
+    sock = tmp_path / "r.sock"
+    with referee(tmp_path, "--unix-socket", str(sock)) as ref:
+        admin = ref.arena()
+        seats = [admin.register(name) for name in ("boxed", "b", "c")]
+        env = dict(os.environ, MIZERKA_SERVER=f"unix:{sock}", MIZERKA_TOKEN=seats[0][1])
+        with open(tmp_path / "boxed.log", "w") as log:
+            boxed = subprocess.Popen([MIZERKA, "bot", "sandbox", "--", "mizerka-bot", "random", "--games", "1"], env=env, stdout=log,
+                                     stderr=subprocess.STDOUT)
+        for _, token in seats[1:]:
+            ref.bot(token, str(BIN / "mizerka-bot"), "heuristic", games=1)
+        match = admin.wait(admin.create("mizerka-short", [bot_id for bot_id, _ in seats]))
+        assert boxed.wait(timeout=60) == 0, (tmp_path / "boxed.log").read_text()
+    seat = match.results[0].seats[0]
+    assert not seat.disconnected and seat.defaults_applied == 0 and seat.timeouts == 0, match
+
+
+def test_a_sandbox_stopped_at_any_moment_of_its_start_leaves_no_process_behind(tmp_path: Path) -> None:
+    """bwrap killed while it sets a sandbox up would leave the sandbox running: stopping kills the sandbox too."""
+    need_bwrap()
+    found = tools()
+    assert not isinstance(found, str)
+    box = Sandbox(found, Limits(), scratch_folder(tmp_path / "scratch", found))
+    for delay in (0.0, 0.002, 0.005, 0.01, 0.02, 0.05):
+        for _ in range(5):
+            bwrap = box.start(["sleep", "300"], {"PATH": os.defpath},
+                              lambda argv, env, fds: subprocess.Popen(argv, env=env, pass_fds=fds))
+            time.sleep(delay)
+            kill_sandbox(bwrap.pid)
+            assert bwrap.wait(timeout=10) == -9
+    assert not sandbox_processes(str(tmp_path / "scratch")), "a sandbox outlived its bwrap"
+
+
+# ------------------------------------------------------------------------------- the league file
+@pytest.mark.parametrize(("text", "message"), [
+    ('sandbox = "maybe"', 'sandbox must be one of "on", "if-available", "off", got \'maybe\''),
+    ("sandbox = 3", "sandbox must be a string or a table, got 3"),
+    ("[sandbox]\nmemory_mb = -1", "[sandbox]: memory_mb must be a whole number of MiB of memory (0: no limit), got -1"),
+    ('[sandbox]\ncpu_s = "10"', "[sandbox]: cpu_s must be a whole number of seconds of CPU time (0: no limit), got '10'"),
+    ("[sandbox]\nswap_mb = 1", "[sandbox]: unknown key 'swap_mb'; expected one of memory_mb, processes, cpu_s, read"),
+    ('[sandbox]\nmode = "of"', "[sandbox]: mode must be one of"),
+    ("[sandbox]\nread = 5", "[sandbox]: read must be a list of paths"),
+])
+def test_bad_sandbox_settings_are_refused_naming_the_key(text: str, message: str) -> None:
+    league = f'name = "x"\nbots = [{{name = "a", command = "a"}}, {{name = "b", command = "b"}}, {{name = "c", command = "c"}}]\n{text}\n'
+    with pytest.raises(LeagueError, match="x.toml") as err:
+        parse_league(league, Path("x.toml"))
+    assert message in str(err.value)
+
+
+def test_a_bots_own_limits_override_the_leagues_and_a_remote_bot_has_none(tmp_path: Path) -> None:
+    text = ('name = "x"\nbots = [{name = "a", command = "a", sandbox = {cpu_s = 5, read = ["models"]}}, '
+            '{name = "b", command = "b"}, {name = "c", command = "c"}]\n[sandbox]\nmode = "if-available"\nmemory_mb = 512\n')
+    league = parse_league(text, tmp_path / "x.toml")
+    assert league.sandbox.mode is SandboxMode.IF_AVAILABLE and league.sandbox.limits == Limits(memory_mb=512)
+    assert league.bot("a").limits == Limits(memory_mb=512, cpu_s=5, read=(tmp_path / "models",))
+    assert league.bot("b").limits == Limits(memory_mb=512)
+    assert parse_league(text.replace('mode = "if-available"\n', ""), tmp_path / "x.toml").sandbox.mode is SandboxMode.ON
+    remote = text.replace('{name = "c", command = "c"}', '{name = "c", remote = true, sandbox = {cpu_s = 1}}')
+    with pytest.raises(LeagueError, match="bots\\[2\\] \\(c\\): sandbox is for bots the runner starts"):
+        parse_league(remote, tmp_path / "x.toml")
+    with pytest.raises(LeagueError, match="mode is set for the whole league"):
+        parse_league(text.replace("cpu_s = 5", 'mode = "off"'), tmp_path / "x.toml")
+
+
+def test_exit_reasons_name_the_limit() -> None:
+    limits = Limits(memory_mb=256, processes=32, cpu_s=3)
+    assert exit_reason(152, limits, "", True) == "killed by SIGXCPU: CPU time limit 3 s"
+    assert exit_reason(1, limits, "Traceback ...\nMemoryError\n", True) == "exited with code 1: memory limit 256 MiB (its log: MemoryError)"
+    assert exit_reason(1, limits, "BlockingIOError: [Errno 11] Resource temporarily unavailable\n", True).startswith(
+        "exited with code 1: process limit 32 (its log: BlockingIOError")
+    assert exit_reason(1, limits, "ValueError: mine\n", True) == "exited with code 1"
+    assert exit_reason(1, limits, "MemoryError\n", False) == "exited with code 1"  # no sandbox, no limit to blame
+    assert exit_reason(3, Limits(memory_mb=0, processes=0), "MemoryError", True) == "exited with code 3"

@@ -1,0 +1,421 @@
+"""Bot programs in a sandbox: bubblewrap (``bwrap``), prlimit and, for a runner running as root,
+setpriv (docs/security.md, The sandbox).
+
+A sandboxed bot gets:
+
+- namespaces of its own (user, PID, mount, IPC, UTS, cgroup, network): no network at all, the
+  referee reached through its Unix socket, bound in at /run/mizerka (``MIZERKA_SERVER=unix:...``);
+  a remote referee (``league run --server``) is the one case where the network stays;
+- a read-only view of the system (/usr, the /lib* and /bin links, a few files of /etc), of this
+  installation's Python and of its command's own folders (its program's, and those of the
+  arguments that name files or folders), never the league's data, database, logs or file;
+- a writable scratch folder of its own, ``DATA/sandbox/NAME``, as HOME and TMPDIR, and a small
+  /tmp of its own (64 MiB, in memory) for programs that ignore TMPDIR;
+- limits set by prlimit inside the sandbox (:class:`~tournaments.sandbox.Limits`): RLIMIT_DATA,
+  RLIMIT_NPROC (the kernel counts it per user namespace, so per sandbox, and only once set inside
+  one: set on bwrap it would count every process of the user), RLIMIT_CPU (SIGXCPU, SIGKILL a
+  second later);
+- a session of its own, so the scheduler's autogroups share the CPU between bots (one spinning on
+  every core gets a bot's share, not the machine), and death with the runner (--die-with-parent).
+
+Stopping a sandbox kills it (:class:`SandboxedChild`): bwrap passes no SIGTERM on, and a sandbox
+whose bwrap is killed while it sets the sandbox up would outlive it.
+
+The kernel never enforces RLIMIT_NPROC on root. A runner running as root (containers, CI) therefore
+runs its bots as nobody: it makes a user namespace where root is root (bwrap sets the sandbox up
+as root) and nobody is nobody, joins bwrap to it, and setpriv turns the bot into nobody, without
+capabilities, before it starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import importlib.util
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from server.logs import private_dir
+from tournaments.config import BotSpec, League
+from tournaments.processes import Child
+from tournaments.sandbox import Limits, SandboxError, SandboxMode
+
+NOBODY = 65534  # the user (and group) a root runner's bots run as
+INSIDE_SOCKETS = Path("/run/mizerka")  # where a sandbox finds the referee's Unix socket
+SYSTEM = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
+# The few files of /etc that programs need to start (the loader's cache, users for getpwuid, time
+# zone, certificates for TLS to a remote referee); the rest of /etc stays out.
+ETC = ("alternatives", "ca-certificates", "ca-certificates.conf", "group", "host.conf", "hosts", "ld.so.cache",
+       "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "passwd", "resolv.conf", "ssl")
+# This installation's packages a bot may run: the SDK (mizerka-bot) and its wire stubs, which an
+# editable install keeps outside the venv. Not the arena's own (nor the bundled league files).
+PACKAGES = ("mizerka", "mizerka_proto")
+# What a crashed bot's last words say when a limit made it fail (an allocation, a fork or a thread).
+MEMORY_SIGNS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "ENOMEM", "allocation failed")
+PROCESS_SIGNS = ("Resource temporarily unavailable", "BlockingIOError", "EAGAIN", "can't start new thread",
+                 "Cannot fork", "fork: retry", "pthread_create")
+TAIL_BYTES = 4096
+TMP_BYTES = 64 * 2**20  # the sandbox's own /tmp, in memory (HOME and TMPDIR, the scratch folder, are on disk)
+CLONE_NEWUSER = 0x10000000
+
+try:
+    _unshare = ctypes.CDLL(None, use_errno=True).unshare  # resolved here: the forked helper only calls it
+except (OSError, AttributeError):
+    _unshare = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tools:
+    """The programs a sandbox needs, as found on this host."""
+
+    bwrap: str
+    prlimit: str
+    setpriv: str | None  # a root runner's: drops the bot to nobody
+    sleep: str | None  # a root runner's: holds a new user namespace while its maps are written
+
+
+@dataclass(frozen=True, slots=True)
+class Sandbox:
+    """One bot program's sandbox: what it may read and write, how it reaches the referee, its limits."""
+
+    tools: Tools
+    limits: Limits
+    scratch: Path  # writable: HOME and TMPDIR
+    read: tuple[Path, ...] = ()  # the command's folders and the limits' ``read``, read-only
+    socket: Path | None = None  # the referee's Unix socket on this host
+    socket_folder: bool = True  # bind its folder (a restarted referee's new socket is seen), else the socket alone
+    network: bool = False  # keep the network (a remote referee): the one exception
+
+    @property
+    def server(self) -> str | None:
+        """MIZERKA_SERVER inside the sandbox, if the referee is reached through its socket."""
+        return None if self.socket is None else f"unix:{INSIDE_SOCKETS / self.socket.name}"
+
+    def env(self, env: Mapping[str, str]) -> dict[str, str]:
+        """``env`` as the sandboxed program gets it: its scratch as HOME and TMPDIR, the referee's socket."""
+        inside = {**env, "HOME": str(self.scratch), "TMPDIR": str(self.scratch)}
+        if self.server is not None:
+            inside["MIZERKA_SERVER"] = self.server
+        return inside
+
+    def command(self, command: Sequence[str], userns: int | None) -> list[str]:
+        """The bwrap command line that runs ``command`` in this sandbox; ``userns``: a root
+        runner's user namespace (:func:`user_namespace`), passed to bwrap as that fd."""
+        args = [self.tools.bwrap, "--die-with-parent", "--new-session", "--unshare-ipc", "--unshare-pid", "--unshare-uts",
+                "--unshare-cgroup-try"]
+        args += ["--userns", str(userns)] if userns is not None else ["--unshare-user", "--disable-userns"]
+        if not self.network:
+            args.append("--unshare-net")
+        args += _mounts(self)
+        args += ["--chdir", str(Path.cwd()), "--"]
+        if userns is not None:
+            args += [self.tools.setpriv or "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                     "--inh-caps=-all", "--bounding-set=-all", "--"]
+        return [*args, self.tools.prlimit, *_rlimits(self.limits), "--", *command]
+
+    def start(self, command: Sequence[str], env: Mapping[str, str], spawn: Callable[[list[str], dict[str, str], tuple[int, ...]], Any]) -> Any:
+        """``spawn(argv, env, pass_fds)`` of ``command`` in this sandbox (a root runner's user
+        namespace is made for it, and its fd closed once spawned)."""
+        userns = user_namespace(self.tools) if self.tools.setpriv is not None else None
+        try:
+            return spawn(self.command(command, userns), self.env(env), () if userns is None else (userns,))
+        finally:
+            if userns is not None:
+                os.close(userns)
+
+
+def _rlimits(limits: Limits) -> list[str]:
+    """prlimit's options for ``limits`` (soft = hard; CPU: SIGXCPU at the limit, SIGKILL a second later)."""
+    options = ["--core=0"]  # no core files of a bot killed by SIGXCPU
+    if limits.memory_mb:
+        options.append(f"--data={limits.memory_mb * 2**20}")
+    if limits.processes:
+        options.append(f"--nproc={limits.processes}")
+    if limits.cpu_s:
+        options.append(f"--cpu={limits.cpu_s}:{limits.cpu_s + 1}")
+    return options
+
+
+def _mounts(box: Sandbox) -> list[str]:
+    """bwrap's file system options: the system and the read-only paths at their own places, a
+    /tmp of its own, the scratch folder writable, the referee's socket folder; every folder bwrap
+    has to make on the way is made 0755 (bwrap would copy the host's mode: nobody could not cross
+    /root)."""
+    args: list[str] = []
+    bound: list[Path] = []
+    made: set[Path] = set()
+
+    def inside(path: Path) -> bool:
+        return any(path == b or b in path.parents for b in bound)
+
+    def make_parents(path: Path) -> None:
+        for parent in reversed(path.parents[:-1]):  # from the top, / itself left out
+            if parent not in made and not inside(parent):
+                args.extend(["--perms", "0755", "--dir", str(parent)])
+                made.add(parent)
+
+    for name in SYSTEM:
+        path = Path("/", name)
+        if path.is_symlink():
+            args.extend(["--symlink", os.readlink(path), str(path)])
+        elif path.is_dir():
+            args.extend(["--ro-bind", str(path), str(path)])
+            bound.append(path)
+    args.extend(["--perms", "0755", "--dir", "/etc", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"])
+    made.update((Path("/etc"), Path("/tmp")))
+    for name in ETC:
+        args.extend(["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"])
+    for path in sorted({*python_paths(), *box.read}, key=lambda p: p.parts):
+        if not inside(path) and path.exists():
+            make_parents(path)
+            args.extend(["--ro-bind", str(path), str(path)])
+            bound.append(path)
+    make_parents(box.scratch)
+    args.extend(["--bind", str(box.scratch), str(box.scratch)])
+    if box.socket is not None:
+        make_parents(INSIDE_SOCKETS / box.socket.name)
+        source, target = (box.socket.parent, INSIDE_SOCKETS) if box.socket_folder else (box.socket, INSIDE_SOCKETS / box.socket.name)
+        args.extend(["--ro-bind", str(source), str(target)])
+    cwd = Path.cwd()
+    if not inside(cwd) and cwd != box.scratch:
+        make_parents(cwd / "x")  # the runner's folder, empty: relative paths in a command resolve as outside
+    return [*args, "--proc", "/proc", "--dev", "/dev"]
+
+
+@functools.cache
+def python_paths() -> tuple[Path, ...]:
+    """This installation's Python, read-only in every sandbox: the venv, the interpreter it was
+    made from and the folders of its own packages."""
+    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
+    for name in PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None:
+            paths.update(Path(p) for p in spec.submodule_search_locations or [])
+    return tuple(sorted(paths))
+
+
+def command_folders(command: Sequence[str], env: Mapping[str, str], cwd: Path) -> tuple[Path, ...]:
+    """The folders a bot's command needs to read: its program's (found on PATH as exec finds it,
+    and where a link leads) and those of its arguments that name existing files or folders."""
+    program = command[0] if "/" in command[0] else shutil.which(command[0], path=env.get("PATH", os.defpath))
+    folders = set()
+    for arg in (program, *command[1:]):
+        try:
+            path = cwd / arg if arg else None
+            if path is None or not path.exists():
+                continue
+        except (OSError, ValueError):  # not a path at all
+            continue
+        for found in (path.absolute(), path.resolve()):
+            folders.add(found if found.is_dir() else found.parent)
+    return tuple(sorted(folders))
+
+
+def check_folders(bot: str, folders: Sequence[Path], secrets: Mapping[str, Path]) -> None:
+    """SandboxError if a folder the bot may read holds one of ``secrets`` (what: where)."""
+    for folder in folders:
+        for what, secret in secrets.items():
+            if folder.resolve() == secret.resolve() or folder.resolve() in secret.resolve().parents:
+                raise SandboxError(
+                    f"bot {bot}: its command names the folder {folder}, which holds {what} ({secret}); a sandboxed bot "
+                    "reads its command's folders, so this one would see the league's secrets: move the bot's files into "
+                    "a folder of their own")
+
+
+def _unshare_user() -> None:
+    """In the helper: a user namespace of its own."""
+    if _unshare is None or _unshare(CLONE_NEWUSER) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER) failed")
+
+
+def user_namespace(tools: Tools) -> int:
+    """(As root) a new user namespace in which root is root and nobody is nobody; an fd of it for
+    ``bwrap --userns``. A helper holds the namespace while its maps are written."""
+    try:
+        helper = subprocess.Popen([tools.sleep or "sleep", "60"], preexec_fn=_unshare_user, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.SubprocessError as e:
+        raise OSError(f"cannot make a user namespace for the sandbox: {e}") from None
+    try:
+        for name in ("uid_map", "gid_map"):
+            Path(f"/proc/{helper.pid}/{name}").write_text(f"0 0 1\n{NOBODY} {NOBODY} 1\n")
+        return os.open(f"/proc/{helper.pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
+    finally:
+        helper.kill()
+        helper.wait()
+
+
+@functools.cache
+def tools() -> Tools | str:
+    """The sandbox's tools on this host, or why there is no sandbox here: checked once, by running
+    an empty sandbox."""
+    bwrap, prlimit, setpriv, sleep = (shutil.which(name) for name in ("bwrap", "prlimit", "setpriv", "sleep"))
+    root = os.geteuid() == 0
+    if bwrap is None:
+        return "bubblewrap (bwrap) is not installed"
+    if prlimit is None or root and (setpriv is None or sleep is None):
+        return "prlimit or setpriv (util-linux) is missing"
+    found = Tools(bwrap, prlimit, setpriv if root else None, sleep if root else None)
+    with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
+        box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
+        try:
+            done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
+                argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
+        except (OSError, subprocess.SubprocessError) as e:
+            return f"bwrap cannot start a sandbox here ({e})"
+    if done.returncode != 0:
+        return f"bwrap cannot start a sandbox here ({done.stderr.strip() or f'exit code {done.returncode}'})"
+    return found
+
+
+def exit_reason(code: int, limits: Limits, tail: str, sandboxed: bool) -> str:
+    """Why a bot process ended, for its crash record: its exit code, and the limit that stopped it
+    when one did (a signal of the CPU limit; a failed allocation, fork or thread in its last words)."""
+    signum = code - 128 if sandboxed and 128 < code < 192 else -code if code < 0 else 0
+    what = f"exited with code {code}"
+    with contextlib.suppress(ValueError):
+        what = f"killed by {signal.Signals(signum).name}" if signum else what
+    if not sandboxed or code == 0:
+        return what
+    if limits.cpu_s and signum == signal.SIGXCPU:
+        return f"{what}: CPU time limit {limits.cpu_s} s"
+    if limits.cpu_s and signum == signal.SIGKILL:
+        return f"{what}: CPU time limit {limits.cpu_s} s (or the kernel's out-of-memory killer)"
+    for signs, limit in ((MEMORY_SIGNS, f"memory limit {limits.memory_mb} MiB" if limits.memory_mb else ""),
+                         (PROCESS_SIGNS, f"process limit {limits.processes}" if limits.processes else "")):
+        line = next((x for x in reversed(tail.splitlines()) if any(s in x for s in signs)), None)
+        if limit and line is not None:
+            return f"{what}: {limit} (its log: {line.strip()[:160]})"
+    return what
+
+
+def check_league(league: League) -> Tools | str:
+    """The tools that sandbox the league's bots here, or why they run without one (the league file
+    allows it); SandboxError if they cannot run as the file asks, or a bot's folder holds the
+    league's secrets."""
+    mode = league.sandbox.mode
+    found = tools() if mode is not SandboxMode.OFF else 'sandbox = "off" in the league file'
+    if isinstance(found, str) and mode is SandboxMode.ON:
+        raise SandboxError(
+            f"{league.path}: the bots must run in a sandbox, but {found}: install bubblewrap (Debian: apt-get install "
+            'bubblewrap), or let this league\'s bots run without one with sandbox = "if-available" or "off" '
+            "(docs/security.md, The sandbox)")
+    secrets = {"the league's data folder": league.data.absolute(), "the league file": league.path.absolute()}
+    for spec in league.bots:
+        if not isinstance(found, str) and not spec.remote:
+            env = {"PATH": os.environ.get("PATH", os.defpath), **dict(spec.env)}
+            check_folders(spec.name, (*command_folders(spec.command, env, Path.cwd()), *spec.limits.read), secrets)
+    return found
+
+
+def scratch_folder(path: Path, tools: Tools) -> Path:
+    """A sandbox's writable folder, made if missing (0700), owned by whom the bot runs as."""
+    private_dir(path)
+    if tools.setpriv is not None:
+        os.chown(path, NOBODY, NOBODY)
+    return path
+
+
+class BotSandbox:
+    """How a league's bots are started: each in a sandbox of its own, or, where the league allows
+    it, as they are (said loudly once, by the ``sandbox`` report)."""
+
+    def __init__(self, league: League, report: Callable[[str, dict[str, Any]], None], socket: Path | None) -> None:
+        self.league = league
+        self.socket = socket  # the local referee's Unix socket; None: a remote referee, reached over the network
+        found = check_league(league)
+        self.tools = None if isinstance(found, str) else found
+        report("sandbox", {"on": self.tools is not None, "why": found if isinstance(found, str) else "",
+                           "limits": league.sandbox.limits.describe(), "network": socket is None})
+
+    def box(self, spec: BotSpec, env: Mapping[str, str]) -> Sandbox | None:
+        """The bot's sandbox (its scratch folder made), or None without one."""
+        if self.tools is None:
+            return None
+        league = self.league
+        read = (*command_folders(spec.command, env, Path.cwd()), *spec.limits.read)
+        tls = [Path(env[k]).absolute() for k in ("MIZERKA_TLS_CA", "MIZERKA_TLS_CERT", "MIZERKA_TLS_KEY") if env.get(k)]
+        scratch = scratch_folder(league.data.absolute() / "sandbox" / spec.name, self.tools)
+        return Sandbox(self.tools, spec.limits, scratch, (*read, *tls), self.socket, network=self.socket is None)
+
+    def start(self, spec: BotSpec, env: dict[str, str], log: Path) -> Child:
+        """The bot's process, in its sandbox if it has one."""
+        box = self.box(spec, env)
+        if box is None:
+            return Child(list(spec.command), log, env)
+        return box.start(spec.command, env, lambda argv, inside, fds: SandboxedChild(argv, log, inside, fds))
+
+    def exit_reason(self, spec: BotSpec, process: Child) -> str:
+        """Why the bot's process ended (:func:`exit_reason`), also written at the end of its log."""
+        code = process.poll()
+        assert code is not None
+        why = exit_reason(code, spec.limits, process.log_tail(TAIL_BYTES), self.tools is not None)
+        with contextlib.suppress(OSError), process.log.open("a") as log:
+            log.write(f"[mizerka] the bot's process {why}\n")
+        return why
+
+
+class SandboxedChild(Child):
+    """A bot's bwrap: stopping it kills its whole sandbox (:func:`kill_sandbox`)."""
+
+    async def stop(self, grace_s: float = 10.0) -> None:
+        with trio.CancelScope(shield=True):
+            if self.popen.poll() is None:
+                await trio.to_thread.run_sync(kill_sandbox, self.popen.pid)
+                await self.wait()
+
+
+def kill_sandbox(bwrap: int) -> None:
+    """Kill a sandbox and its bwrap. bwrap is frozen first (SIGSTOP: it can start nothing more),
+    then its children, the sandbox's first process, are killed, which kills every process of its
+    PID namespace; only then bwrap. Killing bwrap alone leaves a sandbox it was still setting up
+    (whose --die-with-parent is not armed yet) running on its own."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(bwrap, signal.SIGSTOP)
+        deadline = time.monotonic() + 5
+        while _state(bwrap) not in ("T", "Z", "") and time.monotonic() < deadline:
+            time.sleep(0.001)
+        for child in _children(bwrap):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
+        os.kill(bwrap, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    """A process's state letter (/proc/PID/stat), "" once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return ""
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (read from /proc/*/stat: no CONFIG_PROC_CHILDREN needed)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(proc.name))
+    return found
+
+
+@contextlib.contextmanager
+def socket_folder() -> Iterator[Path]:
+    """A folder for the local referee's Unix socket, and nothing else: sandboxes bind it in. Short
+    (a socket's path is at most 107 bytes) and open to every user (a root runner's bots run as nobody)."""
+    with tempfile.TemporaryDirectory(prefix="mizerka-") as folder:
+        os.chmod(folder, 0o755)
+        yield Path(folder)
