@@ -82,9 +82,10 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
         workers: dict[str, dict[str, int]] = {}
         while seen.finished < seen.total:
             try:
-                if evidence is not None and await trio.to_thread.run_sync(in_flight, store, league.name) == 0:
-                    break  # settled, and the games the workers held have ended
                 await trio.sleep(poll_s)
+                # settled, and the games the workers held have ended: stop once the rows read below
+                # (after this check, so they include every game that ended) are reported
+                idle = evidence is not None and await trio.to_thread.run_sync(in_flight, store, league.name) == 0
                 seen = await trio.to_thread.run_sync(progress, store, league.name)
                 rows = await trio.to_thread.run_sync(store.league_games, league.name)
                 new = [r for r in rows if r["status"] == "FINISHED" and r["key"] not in finished]
@@ -103,6 +104,8 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
             if seen.by_worker != workers:
                 workers = {k: dict(v) for k, v in seen.by_worker.items()}
                 report("workers", {"workers": workers, "running": seen.running})
+            if idle:
+                break
         await trio.to_thread.run_sync(store.publish, match_group(league, secret))
         await trio.to_thread.run_sync(close, store, league.name)
         report("published", {"group": match_group(league, secret)})
