@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from typing import Any
 
 import grpc
 from google.protobuf import struct_pb2
+from prometheus_client.parser import text_string_to_metric_families
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2
 
@@ -116,3 +118,14 @@ class Admin:
 
     def get(self, match_id: str) -> arena_pb2.Match:
         return self.stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), metadata=self.metadata).match
+
+
+def scrape(port: int) -> dict[str, float]:
+    """A Prometheus endpoint on 127.0.0.1:``port``: each sample name's value, summed over its labels."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
+        text = answer.read().decode()
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out[sample.name] = out.get(sample.name, 0.0) + sample.value
+    return out

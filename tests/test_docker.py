@@ -19,7 +19,6 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,6 @@ import pytest
 import sqlalchemy as sa
 import yaml
 from grpc_health.v1 import health_pb2, health_pb2_grpc
-from prometheus_client.parser import text_string_to_metric_families
 from psycopg import sql
 from typer.testing import CliRunner
 
@@ -39,7 +37,7 @@ from tournaments.cli import app
 from tournaments.config import load_league
 from tournaments.schedule import schedule
 
-from harness import BIN, referee
+from harness import BIN, referee, scrape
 from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -402,12 +400,6 @@ def _health(address: str) -> str:
     return done.stdout.strip()
 
 
-def _scrape(port: int) -> dict[str, float]:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
-        text = response.read().decode()
-    return {s.name: s.value for family in text_string_to_metric_families(text) for s in family.samples if not s.labels}
-
-
 @pytest.mark.timeout(600)
 def test_the_compose_project_plays_the_demo_league(tmp_path: Path, pg_url: str) -> None:  # noqa: F811
     """postgres -> referee (healthy) -> 2 workers -> `run demo`: the demo exits 0 with the standings,
@@ -441,10 +433,10 @@ def test_the_compose_project_plays_the_demo_league(tmp_path: Path, pg_url: str) 
         assert f"standings after {games} games" in demo.stdout, demo.stdout[-3000:]
         for n, proc in enumerate(workers, 1):
             assert proc.poll() is None, project.log(f"worker-{n}")  # workers stay, for the next league
-        finished = sum(_scrape(project.ports[f"worker-{n} --metrics-port"])["mizerka_worker_games_finished_total"]
+        finished = sum(scrape(project.ports[f"worker-{n} --metrics-port"])["mizerka_worker_games_finished_total"]
                        for n in range(1, len(workers) + 1))
         assert finished == games
-        assert _scrape(project.ports["referee --metrics-port"])["mizerka_live_matches"] == 0
+        assert scrape(project.ports["referee --metrics-port"])["mizerka_live_matches"] == 0
         assert _health(address) == "SERVING"
 
         with engine.connect() as conn:

@@ -38,7 +38,7 @@ import pytest
 import sqlalchemy as sa
 from netns import Host, NetnsPostgres, Network
 from test_crash_resume import NO_FAULTS
-from test_workers import BOTS, MIZERKA, Db, standings
+from test_workers import BOTS, MIZERKA, Db, single_host_standings
 
 LEASE_S = 6
 # Long enough that host B is still busy (its referee and bots up) when the cut host's leases expire.
@@ -61,12 +61,7 @@ def league_file(tmp: Path, db: str | None = None) -> Path:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The standings of the league played on one host (SQLite, its own referee), uninterrupted."""
-    path = league_file(tmp_path_factory.mktemp("single"))
-    done = subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = standings(path)
-    assert result["games"] == GAMES
-    return result
+    return single_host_standings(league_file(tmp_path_factory.mktemp("single")), GAMES)
 
 
 @pytest.fixture

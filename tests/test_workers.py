@@ -9,22 +9,20 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from prometheus_client.parser import text_string_to_metric_families
-from test_crash_resume import NO_FAULTS, alive, descendants
+from test_crash_resume import NO_FAULTS, alive, descendants, standings
 
 from server.database import database_url
 
-from pg import pg_server, pg_url  # noqa: F401 (fixtures)
+from harness import scrape
+from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -44,20 +42,18 @@ def league_file(tmp: Path, db: str | None = None) -> Path:
     return path
 
 
-def standings(path: Path) -> dict[str, Any]:
-    out = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
-
-
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The standings of the league played on one host (SQLite, its own referee), uninterrupted."""
-    path = league_file(tmp_path_factory.mktemp("single"))
-    done = subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=300)
+    return single_host_standings(league_file(tmp_path_factory.mktemp("single")), GAMES)
+
+
+def single_host_standings(path: Path, games: int) -> dict[str, Any]:
+    """Play the league file ``path`` (no ``db``) on one host, uninterrupted; its standings."""
+    done = subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     result = standings(path)
-    assert result["games"] == GAMES
+    assert result["games"] == games
     return result
 
 
@@ -86,23 +82,6 @@ class Db:
 
     def finished(self) -> dict[str, str]:
         return {r.key: r.match_id for r in self.rows("select key, match_id from league_games where status = 'FINISHED'")}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def scrape(port: int) -> dict[str, float]:
-    """Samples without labels (summed over labels otherwise) from a Prometheus endpoint."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as answer:
-        text = answer.read().decode()
-    out: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            out[sample.name] = out.get(sample.name, 0.0) + sample.value
-    return out
 
 
 def wait_playing(db: Db, proc: subprocess.Popen[str], others: list[subprocess.Popen[str]]) -> list[str]:

@@ -65,6 +65,13 @@ STOPPING = "the league runner is stopping; the game will be played again"
 LEASE_LOST = "this worker's lease on the game expired; another worker plays it again"
 
 
+def name_variants(name: str) -> Iterator[str]:
+    """The names a league bot may be registered under: ``name``, then ``name-2``, ``name-3``...
+    (a league started over with ``--fresh`` forgot the tokens of the names it registered)."""
+    yield name
+    yield from (f"{name}-{n}" for n in range(2, 1000))
+
+
 def bot_env(spec: BotSpec, server: str, token: str, parallel: int) -> dict[str, str]:
     """A bot process's whole environment: the allowlisted variables of ours (PATH with this
     installation's bin first, so ``mizerka-bot`` and ``python3`` are ours), the bot's own ``env``
@@ -237,9 +244,9 @@ class LeagueRunner:
     async def _register(self, name: str) -> tuple[str, str]:
         """Register under ``name``, or ``name-2``... when a league run with ``--fresh`` (whose tokens
         are forgotten) registered it before."""
-        for n in range(1, 1000):
+        for variant in name_variants(name):
             try:
-                return await self._call(self.client.register, name if n == 1 else f"{name}-{n}")
+                return await self._call(self.client.register, variant)
             except grpc.RpcError as e:
                 if e.code() != grpc.StatusCode.ALREADY_EXISTS:
                     raise

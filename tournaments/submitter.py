@@ -19,8 +19,8 @@ import trio
 
 from server.store import StoreError
 from tournaments.config import League
-from tournaments.leases import DB_ERRORS, LeagueState, close, in_flight, progress, submit
-from tournaments.runner import Report, fingerprint, settled_event
+from tournaments.leases import DB_ERRORS, LeagueState, close, db_error_text, in_flight, progress, submit
+from tournaments.runner import Report, fingerprint, name_variants, settled_event
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results, settled
@@ -52,10 +52,10 @@ def prepare(store: LeagueStore, league: League, fresh: bool) -> str:
 
 
 def _register(store: LeagueStore, name: str) -> tuple[object, str]:
-    """Register under ``name``, or ``name-2``... if a league of that name registered it before."""
-    for n in range(1, 1000):
+    """Register under the first free of :func:`~tournaments.runner.name_variants`."""
+    for variant in name_variants(name):
         try:
-            return store.add_bot(name if n == 1 else f"{name}-{n}")
+            return store.add_bot(variant)
         except StoreError as e:
             if "already registered" not in str(e):
                 raise
@@ -95,7 +95,7 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
                         await trio.to_thread.run_sync(close, store, league.name)  # the workers claim no more
                         report("settled", settled_event(evidence))
             except DB_ERRORS as e:  # the workers go on without us: keep following once it is back
-                report("database-unreachable", {"error": str(getattr(e, "orig", e)).strip().splitlines()[0]})
+                report("database-unreachable", {"error": db_error_text(e)})
                 await trio.sleep(min(5.0, 10 * poll_s))
                 continue
             for row in new:

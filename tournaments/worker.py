@@ -44,7 +44,7 @@ from server.store import StoreError
 from tournaments.arena_client import ArenaClient
 from tournaments.bwrap import check_league
 from tournaments.config import League, LeagueError, parse_league
-from tournaments.leases import DB_ERRORS, Claim, Lease, Leases, Submitted, new_worker_id
+from tournaments.leases import DB_ERRORS, Claim, Lease, Leases, Submitted, db_error_text, new_worker_id
 from tournaments.runner import LeagueRunner, LocalReferee, Report, Stop
 from tournaments.sandbox import SandboxError
 from tournaments.schedule import match_group
@@ -54,10 +54,6 @@ SKIP_S = 60.0  # a league this host cannot play is looked at again after this lo
 HANDED_BACK = "the worker playing this game is stopping; another worker plays it again"
 DB_RETRY = Backoff(initial=0.5, cap=5.0)
 
-
-def _first_line(error: BaseException) -> str:
-    text = str(getattr(error, "orig", None) or error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +132,10 @@ class LeaseLedger:
             except DB_ERRORS as e:
                 failures += 1
                 if time.monotonic() - since > self.give_up_s:
-                    self.report("database-lost", {"error": _first_line(e), "gave_up": fn.__name__})
+                    self.report("database-lost", {"error": db_error_text(e), "gave_up": fn.__name__})
                     return False
                 if failures == 1:
-                    self.report("database-unreachable", {"error": _first_line(e), "retrying": fn.__name__})
+                    self.report("database-unreachable", {"error": db_error_text(e), "retrying": fn.__name__})
                 time.sleep(DB_RETRY.delay(failures))
 
     def forget(self, key: str) -> None:
@@ -206,7 +202,7 @@ class Worker:
         try:
             return await trio.to_thread.run_sync(fn, *args)
         except DB_ERRORS as e:
-            self.report("database-unreachable", {"error": _first_line(e), "retrying": fn.__name__})
+            self.report("database-unreachable", {"error": db_error_text(e), "retrying": fn.__name__})
             await trio.sleep(self.settings.poll_s)
             return None
 
@@ -331,7 +327,7 @@ class Worker:
             except Exception as e:  # noqa: BLE001 (a timeout, or any failure of the database or its driver)
                 if trio.current_time() - last > self.settings.lease_s:
                     lost = list(ledger.held.values())
-                    self.report("database-lost", {"error": _first_line(e)})
+                    self.report("database-lost", {"error": db_error_text(e)})
                 else:
                     continue
             else:
