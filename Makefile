@@ -8,10 +8,10 @@ STAMP  := $(VENV)/.installed
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml proto/python/pyproject.toml
+$(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml proto/python/pyproject.toml server/engine/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -c constraints.txt -e proto/python -e clients/python -e '.[test]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e proto/python -e server/engine -e clients/python -e '.[test]'
 	touch $@
 
 demo: $(STAMP)

@@ -12,10 +12,10 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from mizerka_engine.game import Game
+from mizerka_engine.rules import PRESETS, RulesError, load_ruleset
 from server.conformance import CaseError, case_files, compare, load_case, run_case
 from server.database import DatabaseError
-from server.engine.game import Game
-from server.engine.rules import PRESETS, RulesError, load_ruleset
 from server.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.logs import configure_logging, private_umask
 from server.metrics import MetricsServerError

@@ -10,11 +10,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from server.engine.cards import SUITS, CardError, parse_card, parse_suit
-from server.engine.dealing import Deal
-from server.engine.events import contract_label
-from server.engine.game import Action, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
-from server.engine.rules import RulesError, load_ruleset
+from mizerka_engine.cards import SUITS, CardError, parse_card, parse_suit
+from mizerka_engine.dealing import Deal
+from mizerka_engine.events import contract_label
+from mizerka_engine.game import Action, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from mizerka_engine.rules import RulesError, load_ruleset
 
 
 class CaseError(ValueError):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from server.engine.actions import Action, Choose, Exchange, Major, Play
-from server.engine.cards import CARD_TEXT, SUITS
-from server.engine.events import (
+from mizerka_engine.actions import Action, Choose, Exchange, Major, Play
+from mizerka_engine.cards import CARD_TEXT, SUITS
+from mizerka_engine.events import (
     ContractAnnounced,
     DealScored,
     Dealt,
@@ -25,9 +25,9 @@ from server.engine.events import (
     TrickTaken,
     contract_label,
 )
-from server.engine.game import Game, Phase
-from server.engine.rules import Ruleset
-from server.engine.views import contract_quotas
+from mizerka_engine.game import Game, Phase
+from mizerka_engine.rules import Ruleset
+from mizerka_engine.views import contract_quotas
 
 
 def cards_text(cards: Iterable[int]) -> str:

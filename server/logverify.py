@@ -16,12 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from server import protocol
-from server.describe import cards_text, deal_name, describe, pending_text, signed
-from server.engine.actions import Action, Choose, Exchange, Major, Play
-from server.engine.cards import SUITS
-from server.engine.dealing import Deal
-from server.engine.events import (
+from mizerka_engine.actions import Action, Choose, Exchange, Major, Play
+from mizerka_engine.cards import SUITS
+from mizerka_engine.dealing import Deal
+from mizerka_engine.events import (
     ACTION_EVENTS,
     ActionEvent,
     ContractAnnounced,
@@ -36,8 +34,10 @@ from server.engine.events import (
     Settled,
     TrickTaken,
 )
-from server.engine.game import Game, IllegalAction, Phase
-from server.engine.rules import Ruleset
+from mizerka_engine.game import Game, IllegalAction, Phase
+from mizerka_engine.rules import Ruleset
+from server import protocol
+from server.describe import cards_text, deal_name, describe, pending_text, signed
 from server.matchlog import GameLog, LogLine
 
 

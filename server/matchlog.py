@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from server.engine.cards import CARD_TEXT, SUITS, CardError, parse_card
-from server.engine.events import (
+from mizerka_engine.cards import CARD_TEXT, SUITS, CardError, parse_card
+from mizerka_engine.events import (
     ACTION_EVENTS,
     EVENT_TYPES,
     ContractAnnounced,
@@ -43,7 +43,7 @@ from server.engine.events import (
     Settled,
     TrickTaken,
 )
-from server.engine.rules import RulesError, Ruleset, load_ruleset
+from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from server.settings import ClockSettings
 
 FORMAT = "mizerka-match-log"

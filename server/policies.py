@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from server.engine.cards import mask_cards
-from server.engine.game import Action, Decision, Exchange, Game, Major, Phase
+from mizerka_engine.cards import mask_cards
+from mizerka_engine.game import Action, Decision, Exchange, Game, Major, Phase
 
 
 def default_action(decision: Decision) -> Action:

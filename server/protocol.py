@@ -2,10 +2,10 @@
 decisions, actions, rulesets, results, clocks and the referee's own messages. Events and full deal
 records are :mod:`server.wire_events`; the two modules are the only places that do this.
 
-Everything a player, spectator or log reader receives is first projected by :mod:`server.engine.views`
-(:func:`~server.engine.views.project`, :func:`~server.engine.views.project_events`); this module only
+Everything a player, spectator or log reader receives is first projected by :mod:`mizerka_engine.views`
+(:func:`~mizerka_engine.views.project`, :func:`~mizerka_engine.views.project_events`); this module only
 re-encodes those projections, so it cannot disclose what the projection hides. It never reads a
-:class:`~server.engine.game.Game`.
+:class:`~mizerka_engine.game.Game`.
 
 Engine -> wire: :func:`view_to_proto`, :func:`decision_to_proto`, :func:`result_to_proto`,
 :func:`results_to_proto`, :func:`ruleset_to_proto`, :func:`action_to_proto`, plus small builders for
@@ -26,15 +26,15 @@ from typing import Any
 
 from google.protobuf import struct_pb2
 
-from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server.engine.actions import PASS, PLAYS, Action, Choose, Exchange, Major, Play
-from server.engine.cards import CARD_TEXT, SUITS, parse_card
-from server.engine.events import (
+from mizerka_engine.actions import PASS, PLAYS, Action, Choose, Exchange, Major, Play
+from mizerka_engine.cards import CARD_TEXT, SUITS, parse_card
+from mizerka_engine.events import (
     DealResult,
 )
-from server.engine.game import Decision, Phase
-from server.engine.rules import Ruleset
-from server.engine.views import SPECTATOR, View
+from mizerka_engine.game import Decision, Phase
+from mizerka_engine.rules import Ruleset
+from mizerka_engine.views import SPECTATOR, View
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.settings import ClockSettings
 
 __all__ = [
@@ -62,7 +62,7 @@ class ProtocolError(Exception):
     """A wire message that cannot be turned into an engine action.
 
     ``code`` is the stable ActionError code (``MALFORMED``); ``message`` is for people. It has the
-    same two attributes as :class:`~server.engine.game.IllegalAction`, so the referee can report
+    same two attributes as :class:`~mizerka_engine.game.IllegalAction`, so the referee can report
     both the same way (see :func:`error_to_proto`).
     """
 
@@ -163,7 +163,7 @@ def ruleset_to_proto(rules: Ruleset) -> game_pb2.Ruleset:
 
 
 def options_from_struct(options: struct_pb2.Struct | None) -> dict[str, Any]:
-    """CreateMatchRequest.options -> the plain dict :func:`~server.engine.rules.load_ruleset` takes.
+    """CreateMatchRequest.options -> the plain dict :func:`~mizerka_engine.rules.load_ruleset` takes.
 
     A Struct carries every number as a double; whole numbers become ``int`` (so ``deals: 9`` is
     the int 9 the rules want), others stay ``float`` and the rules then refuse them by name.
@@ -510,7 +510,7 @@ def error_to_proto(
     time_left_ms: int = 0,
     bank_ms: int = 0,
 ) -> referee_pb2.ActionError:
-    """ActionError from an :class:`~server.engine.game.IllegalAction` or :class:`ProtocolError` (or
+    """ActionError from an :class:`~mizerka_engine.game.IllegalAction` or :class:`ProtocolError` (or
     anything with ``code`` and ``message``)."""
     return referee_pb2.ActionError(
         turn=turn,

@@ -16,11 +16,11 @@ from typing import Any
 
 from google.protobuf import timestamp_pb2
 
+from mizerka_engine.game import Game
+from mizerka_engine.rules import load_ruleset
+from mizerka_engine.views import FULL, SPECTATOR, project, project_events
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2
 from server import matchlog, protocol, wire_events
-from server.engine.game import Game
-from server.engine.rules import load_ruleset
-from server.engine.views import FULL, SPECTATOR, project, project_events
 from server.logverify import replay_log
 from server.settings import ClockSettings
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, Bot, MatchRow, Store

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from rich.console import Group
 from rich.table import Table
 
-from server.engine.cards import SUITS
-from server.engine.events import DealResult
-from server.engine.rules import Ruleset
+from mizerka_engine.cards import SUITS
+from mizerka_engine.events import DealResult
+from mizerka_engine.rules import Ruleset
 
 
 def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequence[str], title: str = "") -> Group:

@@ -22,6 +22,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1.health import aio as health_aio
 from grpc_reflection.v1alpha import reflection
 
+from mizerka_engine.game import Game
+from mizerka_engine.rules import RulesError, load_ruleset
+from mizerka_engine.views import FULL, SPECTATOR, project, project_events
 from mizerka_proto import (
     arena_pb2,
     arena_pb2_grpc,
@@ -29,9 +32,6 @@ from mizerka_proto import (
     referee_pb2_grpc,
 )
 from server import matchlog, protocol, wire_events
-from server.engine.game import Game
-from server.engine.rules import RulesError, load_ruleset
-from server.engine.views import FULL, SPECTATOR, project, project_events
 from server.grpc_events import drain_notifications
 from server.metrics import RefereeTally
 from server.records import STATUS, bot_names, finished_updates, is_admin, match_to_proto, page, replay_stored

@@ -4,7 +4,7 @@
 :func:`result_from_proto`), and the full deal records of a finished match
 (:func:`deal_records_from_events`).
 
-Like :mod:`server.protocol`, it only re-encodes what :func:`~server.engine.views.project_events`
+Like :mod:`server.protocol`, it only re-encodes what :func:`~mizerka_engine.views.project_events`
 projected, so it cannot disclose what the projection hides.
 """
 
@@ -14,9 +14,8 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server.engine.cards import CARD_TEXT
-from server.engine.events import (
+from mizerka_engine.cards import CARD_TEXT
+from mizerka_engine.events import (
     PLAYED,
     TRICK_TAKEN,
     ContractAnnounced,
@@ -32,9 +31,10 @@ from server.engine.events import (
     TrickTaken,
     contract_label,
 )
-from server.engine.game import Game, trick_winner
-from server.engine.rules import Ruleset
-from server.engine.views import contract_quotas, glance, project
+from mizerka_engine.game import Game, trick_winner
+from mizerka_engine.rules import Ruleset
+from mizerka_engine.views import contract_quotas, glance, project
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.protocol import (
     MALFORMED,
     PHASE,
@@ -58,7 +58,7 @@ __all__ = [
 
 
 def event_to_proto(event: Event, rules: Ruleset | None = None, *, trick: int = 0) -> events_pb2.Event | None:
-    """One event of :func:`~server.engine.views.project_events` as a wire Event; None for events with
+    """One event of :func:`~mizerka_engine.views.project_events` as a wire Event; None for events with
     no wire event of their own (:class:`GameOver`: the referee sends GameEnd).
 
     ``rules`` fills ContractSettled's quotas and minus flag; ``trick`` is the number (from 0) that
@@ -168,9 +168,9 @@ class SeatViewKeeper:
 
     Every DecisionRequest carries the seat's whole view, and rebuilding it (:func:`project` and
     :func:`~server.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
-    keeper applies what :func:`~server.engine.views.project_events` gave the seat (fed to
+    keeper applies what :func:`~mizerka_engine.views.project_events` gave the seat (fed to
     :meth:`feed` in order, none left out) and takes what no event tells -- the phase, who acts, the
-    seat's own hand and the talon as it may see them -- from :func:`~server.engine.views.glance`;
+    seat's own hand and the talon as it may see them -- from :func:`~mizerka_engine.views.glance`;
     at a deal's boundary it rebuilds from :func:`project`. So the projection alone still decides
     what the seat sees (tests/test_seat_view.py: equal to the rebuilt view after every action).
     """

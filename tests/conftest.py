@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from server.engine.cards import format_cards, mask_cards, parse_card
-from server.engine.dealing import Deal
-from server.engine.game import Action, Exchange, Game, IllegalAction, Phase, Play
-from server.engine.rules import load_ruleset
-from server.engine.views import FULL, project
+from mizerka_engine.cards import format_cards, mask_cards, parse_card
+from mizerka_engine.dealing import Deal
+from mizerka_engine.game import Action, Exchange, Game, IllegalAction, Phase, Play
+from mizerka_engine.rules import load_ruleset
+from mizerka_engine.views import FULL, project
 from server.policies import default_action
 
 # The helper modules that hold shared tests' assertions: pytest explains their failures too.

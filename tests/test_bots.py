@@ -14,7 +14,7 @@ import mizerka.cli
 import mizerka.runtime
 from mizerka.bots import BOTS, CautiousBot, GreedyBot, HeuristicBot, RandomBot, make_factory
 from mizerka.runtime import ENV_PARALLEL, parallel_setting
-from server.engine.rules import PRESETS, load_ruleset
+from mizerka_engine.rules import PRESETS, load_ruleset
 from server.settings import ClockSettings
 from tournaments.selfplay import compare, play_game, seatings
 

@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import finish_deal
 
-from server.engine.cards import (
+from mizerka_engine.cards import (
     CardError,
     card_mask,
     format_card,
@@ -17,10 +17,10 @@ from server.engine.cards import (
     parse_cards,
     parse_suit,
 )
-from server.engine.dealing import seeded_deal
-from server.engine.events import Dealt
-from server.engine.game import Game, Phase, Play
-from server.engine.rules import PRESETS, RulesError, load_ruleset, ruleset_from_toml
+from mizerka_engine.dealing import seeded_deal
+from mizerka_engine.events import Dealt
+from mizerka_engine.game import Game, Phase, Play
+from mizerka_engine.rules import PRESETS, RulesError, load_ruleset, ruleset_from_toml
 from server.policies import random_action
 
 # ------------------------------------------------------------------------------ card notation

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from mizerka.bots import BOTS, ExpertBot, RandomBot
 from mizerka.bots.expert import knowledge, rebuild, sample_deal, search
 from mizerka.turn import Turn
+from mizerka_engine import Choose, Game, Phase, load_ruleset, seeded_deal
+from mizerka_engine.cards import SUIT_MASKS, mask_cards
+from mizerka_engine.views import FULL, project
 from server import protocol
-from server.engine import Choose, Game, Phase, load_ruleset, seeded_deal
-from server.engine.cards import SUIT_MASKS, mask_cards
-from server.engine.views import FULL, project
 from server.policies import random_action
 from tournaments.selfplay import compare, play_game
 
@@ -168,7 +168,7 @@ def test_it_beats_the_random_bot_clearly() -> None:
 
 def test_the_other_bots_work_without_the_engine() -> None:
     """The engine is optional for the SDK: without it the expert is not registered, the rest play."""
-    code = ("import sys; sys.modules['server'] = None; import mizerka.bots as b, mizerka.cli; "
+    code = ("import sys; sys.modules['mizerka_engine'] = None; import mizerka.bots as b, mizerka.cli; "
             "assert b.ExpertBot is None and 'expert' not in b.BOTS; b.make_factory('heuristic')(); print(sorted(b.BOTS))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

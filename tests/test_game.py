@@ -24,11 +24,11 @@ from conftest import (
     play,
 )
 
-from server.engine.dealing import Deal
-from server.engine.events import GameOver
-from server.engine.game import Choose, Exchange, Game, IllegalAction, Major, Phase, Play
-from server.engine.rules import load_ruleset
-from server.engine.views import FULL, project
+from mizerka_engine.dealing import Deal
+from mizerka_engine.events import GameOver
+from mizerka_engine.game import Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from mizerka_engine.rules import load_ruleset
+from mizerka_engine.views import FULL, project
 
 
 class Layout(NamedTuple):

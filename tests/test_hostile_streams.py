@@ -24,8 +24,8 @@ import grpc
 import pytest
 import structlog
 
+from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
-from server.engine.rules import load_ruleset
 from server.logs import RateLimitedLog
 from server.referee.match import YIELD_EVERY, GameRunner
 from server.referee.session import Disconnected, GameSession, SeatInfo

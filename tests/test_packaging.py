@@ -1,5 +1,6 @@
-"""The packages install from their own declarations: the wire stubs (proto/python), the server
-alone on them (without the bot SDK), and the whole arena. Each is installed for real (not
+"""The packages install from their own declarations: the wire stubs (proto/python), the rules engine
+(server/engine), the server alone on them (without the bot SDK), the SDK with the engine (without the
+server, for the expert bot), and the whole arena. Each is installed for real (not
 editable) into a fresh virtual env whose third-party libraries come from this env's site-packages,
 so nothing of this source tree is importable there by accident."""
 
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # What a project's copy leaves out: other projects of this tree (installed on their own), tests,
 # data, caches and earlier build output.
 _NOT_SOURCES = shutil.ignore_patterns(".*", "__pycache__", "build", "*.egg-info", "node_modules", "data",
-                                      "tests", "clients", "proto")
+                                      "tests", "clients", "proto", "pyproject.toml")
 
 
 def _venv(tmp_path: Path, *projects: Path) -> Path:
@@ -32,6 +33,7 @@ def _venv(tmp_path: Path, *projects: Path) -> Path:
         # Built from a copy: setuptools writes build/ and *.egg-info beside the sources it builds.
         source = tmp_path / f"source-{i}"
         shutil.copytree(project, source, ignore=_NOT_SOURCES)
+        shutil.copy(project / "pyproject.toml", source)  # the project's own, not a nested project's
         subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
                         "--no-build-isolation", "--no-cache-dir", str(source)],
                        check=True, capture_output=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
@@ -44,7 +46,7 @@ def _run(python: Path, code: str, tmp_path: Path) -> subprocess.CompletedProcess
 
 @pytest.mark.timeout(600)
 def test_the_server_installs_and_runs_without_the_bot_sdk(tmp_path: Path) -> None:
-    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT)
+    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "server" / "engine", ROOT)
     done = _run(python, "import importlib.util, server.service, server.referee.offline, server.cli, server.logverify; "
                         "print(importlib.util.find_spec('mizerka'), server.service.__file__)", tmp_path)
     assert done.returncode == 0, done.stderr
@@ -59,7 +61,7 @@ def test_the_server_installs_and_runs_without_the_bot_sdk(tmp_path: Path) -> Non
 
 @pytest.mark.timeout(600)
 def test_the_whole_arena_installs_with_its_declared_packages(tmp_path: Path) -> None:
-    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "clients" / "python", ROOT)
+    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "server" / "engine", ROOT / "clients" / "python", ROOT)
     done = _run(python, "import tournaments.cli, mizerka, mizerka_proto; print(tournaments.cli.__file__)", tmp_path)
     assert done.returncode == 0, done.stderr
     assert str(ROOT) not in done.stdout
@@ -67,3 +69,28 @@ def test_the_whole_arena_installs_with_its_declared_packages(tmp_path: Path) -> 
     rules = subprocess.run([script, "rules", "check", str(ROOT / "tests" / "conformance" / "cases")],
                            capture_output=True, text=True, cwd=tmp_path)
     assert rules.returncode == 0 and " 0 failed" in rules.stdout, rules.stdout + rules.stderr
+
+
+@pytest.mark.timeout(600)
+def test_the_sdk_with_the_engine_plays_the_expert_without_the_server(tmp_path: Path) -> None:
+    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "server" / "engine", ROOT / "clients" / "python")
+    done = _run(python, "import importlib.util, mizerka_engine; from mizerka.bots import BOTS; "
+                        "print(importlib.util.find_spec('server'), 'expert' in BOTS, mizerka_engine.__file__)", tmp_path)
+    assert done.returncode == 0, done.stderr
+    server, expert, where = done.stdout.split()
+    assert server == "None", "the server leaked into the bot's env"
+    assert expert == "True", "the expert bot is not registered with the engine installed"
+    assert str(ROOT) not in where, f"the engine came from the source tree: {where}"
+    # The engine is the library the expert searches with: a game and its first decision, in that env alone.
+    game = _run(python, "from mizerka_engine import Game, load_ruleset; from mizerka.bots import BOTS; "
+                        "BOTS['expert'](); print(Game(load_ruleset('mizerka-short'), seed=7).decision().kind.name)", tmp_path)
+    assert game.returncode == 0 and game.stdout.strip() == "CONTRACT", game.stderr
+
+
+@pytest.mark.timeout(600)
+def test_the_sdk_alone_has_no_expert_and_says_why_not(tmp_path: Path) -> None:
+    python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "clients" / "python")
+    done = _run(python, "import importlib.util; from mizerka.bots import BOTS; "
+                        "print(importlib.util.find_spec('mizerka_engine'), sorted(BOTS))", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("None ") and "'heuristic'" in done.stdout and "'expert'" not in done.stdout

@@ -15,9 +15,9 @@ from hypothesis import Phase as Stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine.cards import FULL_DECK, card_mask, mask_cards
-from server.engine.dealing import seeded_deal
-from server.engine.events import (
+from mizerka_engine.cards import FULL_DECK, card_mask, mask_cards
+from mizerka_engine.dealing import seeded_deal
+from mizerka_engine.events import (
     ContractAnnounced,
     DealScored,
     Dealt,
@@ -30,9 +30,9 @@ from server.engine.events import (
     Settled,
     TrickTaken,
 )
-from server.engine.game import Choose, DealResult, Exchange, Game, IllegalAction, Major, Phase, Play
-from server.engine.rules import DECLARER_MODES, MAJOR_QUOTA, PRESETS, Ruleset, load_ruleset
-from server.engine.views import SPECTATOR, cards_in, project, project_events
+from mizerka_engine.game import Choose, DealResult, Exchange, Game, IllegalAction, Major, Phase, Play
+from mizerka_engine.rules import DECLARER_MODES, MAJOR_QUOTA, PRESETS, Ruleset, load_ruleset
+from mizerka_engine.views import SPECTATOR, cards_in, project, project_events
 from server.policies import random_action
 
 # Event types a seat may receive from project_events; anything new must be vetted for leaks.

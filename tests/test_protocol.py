@@ -19,11 +19,8 @@ from pathlib import Path
 import pytest
 from google.protobuf import descriptor_pb2, struct_pb2
 
-from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server import protocol as P
-from server import wire_events as W
-from server.engine.cards import CARD_TEXT, RANKS, CardError, parse_card
-from server.engine.events import (
+from mizerka_engine.cards import CARD_TEXT, RANKS, CardError, parse_card
+from mizerka_engine.events import (
     DealScored,
     Dealt,
     Exchanged,
@@ -35,9 +32,12 @@ from server.engine.events import (
     TrickTaken,
     contract_label,
 )
-from server.engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
-from server.engine.rules import PRESETS, load_ruleset
-from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events
+from mizerka_engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from mizerka_engine.rules import PRESETS, load_ruleset
+from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
+from server import protocol as P
+from server import wire_events as W
 from server.policies import default_action, random_action
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from server.engine.cards import mask_cards
-from server.engine.events import ACTION_EVENTS, Dealt, TrickTaken
-from server.engine.game import Game, Phase, Play
-from server.engine.rules import PRESETS, load_ruleset
+from mizerka_engine.cards import mask_cards
+from mizerka_engine.events import ACTION_EVENTS, Dealt, TrickTaken
+from mizerka_engine.game import Game, Phase, Play
+from mizerka_engine.rules import PRESETS, load_ruleset
 from server.policies import random_action
 from server.store import Store
 from tournaments.config import load_league

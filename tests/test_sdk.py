@@ -19,11 +19,11 @@ from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
 from mizerka.connection import Connection
 from mizerka.runtime import Backoff, _Runner
+from mizerka_engine.game import Game
+from mizerka_engine.rules import load_ruleset
+from mizerka_engine.views import project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server import protocol
-from server.engine.game import Game
-from server.engine.rules import load_ruleset
-from server.engine.views import project
 from server.policies import default_action
 
 GOOD = "tok-good"
@@ -86,7 +86,7 @@ def test_sdk_does_not_import_the_server():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             for n in names:
-                if engine_allowed and (n == "server.engine" or n.startswith("server.engine.")):
+                if engine_allowed and (n == "mizerka_engine" or n.startswith("mizerka_engine.")):
                     continue
                 assert not (n == "server" or n.startswith("server.")), f"{path} imports {names}"
 

@@ -10,11 +10,11 @@ import random
 
 import pytest
 
+from mizerka_engine.actions import Play
+from mizerka_engine.game import Game, Phase
+from mizerka_engine.rules import PRESETS, load_ruleset
+from mizerka_engine.views import project, project_events
 from server import protocol as P
-from server.engine.actions import Play
-from server.engine.game import Game, Phase
-from server.engine.rules import PRESETS, load_ruleset
-from server.engine.views import project, project_events
 from server.policies import random_action
 from server.wire_events import SeatViewKeeper
 

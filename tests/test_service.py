@@ -15,8 +15,8 @@ from google.protobuf import text_format
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from mizerka_engine.rules import PRESETS
 from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
-from server.engine.rules import PRESETS
 
 from harness import Referee, referee
 

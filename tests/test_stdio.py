@@ -15,8 +15,8 @@ import pytest
 
 from mizerka.bots import RandomBot
 from mizerka.stdio import LineCounts, LineError, Translator, action_from_line, decide_line, event_line
+from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2
-from server.engine.rules import load_ruleset
 from server.referee.offline import play
 from tournaments.local_bots import SdkSeat, StdioSeat
 

@@ -13,9 +13,9 @@ from collections import deque
 
 import pytest
 
+from mizerka_engine.rules import load_ruleset
 from mizerka_proto import game_pb2, referee_pb2
 from server import matchlog
-from server.engine.rules import load_ruleset
 from server.referee.match import GameRunner
 from server.referee.offline import play, refeed, seat_messages
 from server.referee.session import Disconnected

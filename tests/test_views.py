@@ -11,11 +11,11 @@ import json
 import pytest
 from conftest import cards, game_with, make_deal, pass_exchanges, play
 
-from server.engine.cards import format_cards, mask_cards
-from server.engine.events import Dealt, Exchanged
-from server.engine.game import Choose, Exchange, Game, Major, Phase
-from server.engine.rules import load_ruleset
-from server.engine.views import FULL, SPECTATOR, cards_in, project, project_events, view_to_dict
+from mizerka_engine.cards import format_cards, mask_cards
+from mizerka_engine.events import Dealt, Exchanged
+from mizerka_engine.game import Choose, Exchange, Game, Major, Phase
+from mizerka_engine.rules import load_ruleset
+from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events, view_to_dict
 
 # Seat 0 is dealt the six top spades first: what it sees before choosing (choose_after = 6).
 DEAL = make_deal(

@@ -14,7 +14,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from server.engine.rules import RulesError, Ruleset, load_ruleset
+from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from server.settings import ClockSettings
 from server.store import StoreError, check_name
 from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox

@@ -20,13 +20,13 @@ from rich.table import Table
 
 from mizerka import stdio
 from mizerka.bots import BOTS
+from mizerka_engine.events import ACTION_EVENTS, GameOver, contract_label
+from mizerka_engine.rules import Ruleset
+from mizerka_engine.views import FULL, project_events
 from mizerka_proto import events_pb2, referee_pb2
 from server import matchlog
 from server.cli import usage_error
 from server.describe import EventText, default_text, describe_action, signed, strike_text
-from server.engine.events import ACTION_EVENTS, GameOver, contract_label
-from server.engine.rules import Ruleset
-from server.engine.views import FULL, project_events
 from server.logverify import Divergence, Verified, verify_game
 from server.matchlog import GameLog
 from server.protocol import action_from_proto, ranks

@@ -25,9 +25,9 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from server.engine.cards import SUITS, format_card, format_cards
-from server.engine.dealing import Deal
-from server.engine.events import (
+from mizerka_engine.cards import SUITS, format_card, format_cards
+from mizerka_engine.dealing import Deal
+from mizerka_engine.events import (
     ACTION_EVENTS,
     ActionEvent,
     ContractAnnounced,
@@ -39,9 +39,9 @@ from server.engine.events import (
     Played,
     Revoked,
 )
-from server.engine.game import Game
-from server.engine.rules import Ruleset, load_ruleset
-from server.engine.views import FULL, View, project
+from mizerka_engine.game import Game
+from mizerka_engine.rules import Ruleset, load_ruleset
+from mizerka_engine.views import FULL, View, project
 from server.logverify import logged_action, replay_log
 from server.matchlog import entry_from_json
 from server.store import FINISHED, Store

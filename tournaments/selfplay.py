@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mizerka.bot import Bot
-from server.engine.game import DealResult
-from server.engine.rules import Ruleset, load_ruleset
+from mizerka_engine.game import DealResult
+from mizerka_engine.rules import Ruleset, load_ruleset
 from server.referee.offline import play
 from server.settings import ClockSettings
 from tournaments.local_bots import SdkSeat

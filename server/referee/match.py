@@ -13,9 +13,9 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from mizerka_engine.game import Game
+from mizerka_engine.rules import Ruleset
 from mizerka_proto import referee_pb2
-from server.engine.game import Game
-from server.engine.rules import Ruleset
 from server.referee.session import Disconnected, GameRecord, GameSession, SeatInfo
 from server.settings import ClockSettings
 

@@ -23,11 +23,11 @@ from typing import Protocol
 
 import structlog
 
+from mizerka_engine.game import Action, Choose, Exchange
+from mizerka_engine.rules import Ruleset
 from mizerka_proto import referee_pb2
 from server import protocol
 from server.describe import describe_action
-from server.engine.game import Action, Choose, Exchange
-from server.engine.rules import Ruleset
 from server.logverify import Divergence, Step, logged_action, verify_game
 from server.matchlog import GameLog
 from server.referee.session import DefaultReason, Disconnected, GameRecord, GameSession, Outgoing, SeatInfo

@@ -1,6 +1,6 @@
 """The one turn loop: a game between seats as the referee runs it, without any I/O.
 
-A :class:`GameSession` owns the :class:`~server.engine.game.Game` and everything the referee decides
+A :class:`GameSession` owns the :class:`~mizerka_engine.game.Game` and everything the referee decides
 around it -- which messages each seat receives, when events are flushed, how an answer is checked
 and refused (with a code and whether to retry), stale answers, the default action, strikes, forfeits
 and the seat clocks. It never waits, reads a clock or touches a transport: a driver feeds it what
@@ -20,12 +20,12 @@ from typing import Any, NamedTuple
 
 import structlog
 
+from mizerka_engine.events import Event
+from mizerka_engine.game import Decision, Game, IllegalAction
+from mizerka_engine.rules import Ruleset
+from mizerka_engine.views import project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
-from server.engine.events import Event
-from server.engine.game import Decision, Game, IllegalAction
-from server.engine.rules import Ruleset
-from server.engine.views import project_events
 from server.policies import default_action
 from server.referee.clock import SeatClock
 from server.settings import ClockSettings

@@ -1,7 +1,7 @@
 """Engine throughput: random full deals per second, side by side with OpenSpiel's ``oh_hell``.
 
 A benchmark, not a timed test (``make bench-engine``). Each measurement plays for a fixed wall
-budget and reports finished deals per second. Our side drives :class:`server.engine.Game` through
+budget and reports finished deals per second. Our side drives :class:`mizerka_engine.Game` through
 its public API only: ``legal_actions()`` (``decision()`` for the exchange, whose actions are not
 enumerated) and ``apply(seat, action)``, choosing uniformly at random. A deal runs from the contract
 choice through the last trick; new games start as old ones finish, so dealing and game setup count.
@@ -28,8 +28,8 @@ from functools import partial
 
 from sysinfo import machine
 
-from server.engine import Exchange, Game, Phase, load_ruleset
-from server.engine.cards import mask_cards
+from mizerka_engine import Exchange, Game, Phase, load_ruleset
+from mizerka_engine.cards import mask_cards
 
 PRESETS = ("mizerka", "mizerka-4p", "spoileri", "trjamann", "manni-major")
 OH_HELL = {"players": 3, "num_suits": 4, "num_cards_per_suit": 13, "num_tricks_fixed": 13}

@@ -27,7 +27,7 @@ from sysinfo import machine
 from mizerka.bot import Bot
 from mizerka.bots import BOTS, ExpertBot
 from mizerka.turn import Turn
-from server.engine import PRESETS
+from mizerka_engine import PRESETS
 from tournaments.selfplay import compare
 from tournaments.stats import mean_ci95
 

@@ -54,8 +54,8 @@ import structlog
 import sysinfo
 from sysinfo import cpu_seconds
 
+from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
-from server.engine.rules import load_ruleset
 from server.referee.match import GameRunner
 from server.settings import ClockSettings
 

@@ -17,10 +17,10 @@ from mizerka.bots.greedy import GreedyBot
 from mizerka.bots.heuristic import HeuristicBot
 from mizerka.bots.random_bot import RandomBot
 
-try:  # the expert searches with the rules engine, an optional dependency of the SDK (installed with the server)
+try:  # the expert searches with the rules engine, an optional dependency of the SDK (`mizerka-client[expert]`)
     from mizerka.bots.expert import ExpertBot
 except ModuleNotFoundError as missing:
-    if missing.name not in ("server", "server.engine"):
+    if missing.name != "mizerka_engine":
         raise
     ExpertBot = None  # type: ignore[assignment,misc]
 

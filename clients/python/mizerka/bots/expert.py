@@ -1,4 +1,4 @@
-"""``expert``: determinised Monte Carlo search, with the rules engine (``server.engine``) as a library.
+"""``expert``: determinised Monte Carlo search, with the rules engine (``mizerka_engine``) as a library.
 
 For each decision the bot samples the cards its seat cannot see, consistent with all it has seen
 (its hand, its exchange, the talon of its pick exchange, every card played, and the suits a seat
@@ -19,7 +19,7 @@ candidate is tried on the same samples, so their differences are not blurred by 
   not the clock, ends the searches (tests give a large time budget; a busy machine hits the clock).
 
 The engine is an optional dependency of the SDK: :mod:`mizerka.bots` registers this bot only when
-``server.engine`` can be imported (installed with ``mizerka-arena``).
+``mizerka_engine`` can be imported (``pip install mizerka-client[expert]``, or with the server).
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ from typing import NamedTuple
 
 from mizerka.bot import Bot
 from mizerka.turn import EXCHANGE, Turn
+from mizerka_engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset, load_ruleset
+from mizerka_engine.actions import PASS
+from mizerka_engine.cards import FULL_DECK, SUIT_MASKS, card_mask, format_card, format_cards, mask_cards, parse_card
+from mizerka_engine.game import trick_winner
 from mizerka_proto import game_pb2, referee_pb2
-from server.engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset, load_ruleset
-from server.engine.actions import PASS
-from server.engine.cards import FULL_DECK, SUIT_MASKS, card_mask, format_card, format_cards, mask_cards, parse_card
-from server.engine.game import trick_winner
 
 __all__ = ["ExpertBot", "Knowledge", "contract_baselines", "knowledge", "rebuild", "rollout_action", "sample_deal"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from server.engine.cards import FIELD_CARDS
+from mizerka_engine.cards import FIELD_CARDS
 
 
 class Choose(NamedTuple):

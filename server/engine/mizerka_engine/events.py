@@ -1,10 +1,10 @@
 """The game log's events: one frozen, slotted dataclass per kind, and the deal result they carry.
 
-:attr:`~server.engine.game.Game.log` is a ``list[Event]``. Everyone reads it by type (``match`` or
+:attr:`~mizerka_engine.game.Game.log` is a ``list[Event]``. Everyone reads it by type (``match`` or
 ``isinstance``), never by position. What an audience may not know is expressed in the type, not by
 leaving fields out: a :class:`Dealt` without cards has ``hands`` and ``talon`` None, another seat's
 :class:`Exchanged` has ``discard`` and ``take`` None and keeps its ``count``. Only
-:func:`server.engine.views.project_events` produces such cut events.
+:func:`mizerka_engine.views.project_events` produces such cut events.
 
 Each class's ``kind`` is its name in match logs (docs/match-log.md). :data:`PLAYED` and
 :data:`TRICK_TAKEN` are built once, so that playing a card allocates no event.
@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from server.engine.rules import PRESETS
+from mizerka_engine.rules import PRESETS
 
 
 def contract_label(name: str, major: bool) -> str:

@@ -13,10 +13,10 @@ from copy import copy as shallow_copy
 from enum import IntEnum
 from typing import NamedTuple
 
-from server.engine.actions import PASS, PLAY_FIELD, Action, Choose, Exchange, Major, Play
-from server.engine.cards import CARD_TEXT, SUIT_MASKS, SUIT_NAMES, SUITS, card_mask, format_cards, mask_cards
-from server.engine.dealing import Deal, seeded_deal
-from server.engine.events import (
+from mizerka_engine.actions import PASS, PLAY_FIELD, Action, Choose, Exchange, Major, Play
+from mizerka_engine.cards import CARD_TEXT, SUIT_MASKS, SUIT_NAMES, SUITS, card_mask, format_cards, mask_cards
+from mizerka_engine.dealing import Deal, seeded_deal
+from mizerka_engine.events import (
     PLAYED,
     TRICK_TAKEN,
     ContractAnnounced,
@@ -30,7 +30,7 @@ from server.engine.events import (
     Revoked,
     Settled,
 )
-from server.engine.rules import MAJOR_QUOTA, PRESETS, Contract, Ruleset
+from mizerka_engine.rules import MAJOR_QUOTA, PRESETS, Contract, Ruleset
 
 
 class Phase(IntEnum):

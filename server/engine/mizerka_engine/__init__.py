@@ -5,10 +5,10 @@ Public API: cards (notation and bitmasks), rules (rulesets as data), actions (wh
 of a game to what someone may see).
 """
 
-from server.engine.actions import Action, Choose, Exchange, Major, Play
-from server.engine.cards import card_mask, format_card, format_cards, mask_cards, parse_card, parse_cards
-from server.engine.dealing import Deal, seeded_deal
-from server.engine.events import (
+from mizerka_engine.actions import Action, Choose, Exchange, Major, Play
+from mizerka_engine.cards import card_mask, format_card, format_cards, mask_cards, parse_card, parse_cards
+from mizerka_engine.dealing import Deal, seeded_deal
+from mizerka_engine.events import (
     ContractAnnounced,
     DealResult,
     DealScored,
@@ -23,8 +23,8 @@ from server.engine.events import (
     TrickTaken,
     contract_label,
 )
-from server.engine.game import Decision, Game, IllegalAction, Kind, Phase
-from server.engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
+from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase
+from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
     "PRESETS",

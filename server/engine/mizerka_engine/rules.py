@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from server.engine.cards import SUITS
+from mizerka_engine.cards import SUITS
 
 DECLARER_MODES = ("alternate", "continuous", "dealer", "continuous-dealer")
 REVOKE_MODES = ("reject", "penalty")

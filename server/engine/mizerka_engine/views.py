@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from server.engine.cards import SUITS, format_card, format_cards, mask_cards
-from server.engine.events import (
+from mizerka_engine.cards import SUITS, format_card, format_cards, mask_cards
+from mizerka_engine.events import (
     ContractAnnounced,
     DealResult,
     Dealt,
@@ -22,8 +22,8 @@ from server.engine.events import (
     TrickTaken,
     contract_label,
 )
-from server.engine.game import Decision, Game, Phase, trick_winner
-from server.engine.rules import MAJOR_QUOTA, Ruleset
+from mizerka_engine.game import Decision, Game, Phase, trick_winner
+from mizerka_engine.rules import MAJOR_QUOTA, Ruleset
 
 SPECTATOR = -1
 FULL = -2

@@ -11,7 +11,7 @@ import hashlib
 import struct
 from typing import NamedTuple
 
-from server.engine.cards import DECK_SIZE
+from mizerka_engine.cards import DECK_SIZE
 
 _KEYS = struct.Struct(f"<{DECK_SIZE}Q")  # one 64-bit sort key per card
 
