@@ -14,6 +14,8 @@
 //   still loses (else the highest); void: throw the most dangerous high card.
 #include "strategy.h"
 
+#include "mizerka/cards.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -414,19 +416,7 @@ Action Play(const Turn& turn) {
 
 }  // namespace
 
-Action Fallback(const DecisionRequest& request) {
-  Action a;
-  a.set_turn(request.turn());
-  if (request.kind() == mizerka::v1::DECISION_KIND_MAJOR) {
-    a.mutable_announce_major()->set_contract("");
-  } else if (request.kind() == mizerka::v1::DECISION_KIND_EXCHANGE || request.legal_actions_size() == 0) {
-    a.mutable_exchange_cards();  // discard nothing: a pass
-  } else {
-    a = request.legal_actions(0);
-    a.set_turn(request.turn());
-  }
-  return a;
-}
+Action Fallback(const DecisionRequest& request) { return mizerka::sdk::FirstLegal(request); }
 
 Action Decide(const DecisionRequest& request) {
   Turn turn(request);

@@ -23,7 +23,8 @@ bool Beats(const std::string& card, const std::string& best, const std::string& 
 
 // The bot's answer to one DecisionRequest.
 mizerka::v1::Action Decide(const mizerka::v1::DecisionRequest& request);
-// The first legal action: legal_actions[0], a pass in the major round, an empty exchange.
+// The first legal action: legal_actions[0], a pass in the major round, an empty exchange
+// (mizerka::sdk::FirstLegal of include/mizerka/cards.hpp).
 mizerka::v1::Action Fallback(const mizerka::v1::DecisionRequest& request);
 
 }  // namespace mizerka_bot
