@@ -24,8 +24,9 @@ bench-engine: $(STAMP)
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[bench]'
 	$(BIN)/python tests/bench/bench_engine.py
 
+# Options go in ARGS, e.g. make bench-referee ARGS="--spectators 10" (BENCHMARKS.md).
 bench-referee: $(STAMP)
-	$(BIN)/python tests/bench/bench_referee.py
+	$(BIN)/python tests/bench/bench_referee.py $(ARGS)
 
 bench-league: $(STAMP)
 	$(BIN)/python tests/bench/bench_league.py

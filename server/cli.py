@@ -26,6 +26,7 @@ from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE
 from server.tls import ServerTls
+from server.web import MAX_FEEDS, WebExtras
 
 _LIMITS = StreamLimits()  # the defaults of serve's stream limits
 
@@ -93,6 +94,7 @@ def demo(
 
 @app.command()
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 50051,
     db: Annotated[str, typer.Option(help="SQLite file, or a PostgreSQL URL (postgresql://USER@HOST:PORT/DB; the password from $PGPASSWORD or ~/.pgpass).")] = "data/arena.sqlite",
@@ -114,12 +116,17 @@ def serve(
     metrics_host: Annotated[str, typer.Option(help="Address the metrics listen on; the default keeps them on this machine.")] = "127.0.0.1",
     referee_id: Annotated[str, typer.Option(help="This referee's id among those sharing one database: on start it aborts only the unfinished matches it left itself.")] = DEFAULT_REFEREE,
     unix_socket: Annotated[Path | None, typer.Option(metavar="PATH", help="Also listen on this Unix socket, in plain text and open to every user of this machine (as the port is): what the league runner's sandboxed bots connect to (MIZERKA_SERVER=unix:PATH).")] = None,
+    http_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve the arena's web page on this port: live matches, leagues (0: any free port; the log says which). Off unless given; docs/web.md.")] = None,
+    http_host: Annotated[str, typer.Option(help="Address the web page listens on; the default keeps it on this machine.")] = "127.0.0.1",
+    http_max_feeds: Annotated[int, typer.Option(min=1, help="Live match feeds the web page serves at once; more spectators are told to come back later (503).")] = MAX_FEEDS,
 ) -> None:
     """Run the referee: bots connect to play, admins create matches, anyone may watch."""
     if log_format not in ("auto", "console", "json"):
         raise usage_error(f"--log-format must be auto, console or json, not {log_format!r}")
     if metrics_port is not None and not 0 <= metrics_port <= 65535:
         raise usage_error(f"--metrics-port must be a port number 0..65535 (0: any free port), not {metrics_port}")
+    if http_port is not None and not 0 <= http_port <= 65535:
+        raise usage_error(f"--http-port must be a port number 0..65535 (0: any free port), not {http_port}")
     configure_logging(log_format)  # type: ignore[arg-type]
     private_umask()  # the database, its -wal/-shm and the admin-token file: for this user alone
     if admin_token:
@@ -132,9 +139,13 @@ def serve(
     except ValueError as e:  # a bad clock, limit or TLS file (TlsSettingsError)
         raise usage_error(str(e)) from None
     token = admin_token_for(db, admin_token)
+    extras = ctx.find_object(WebExtras)  # leagues, when `mizerka` (tournaments/cli.py) runs this
     try:
+        board = extras.boards(db) if extras is not None and http_port is not None else None
         asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls, referee_id=referee_id,
-                               metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_socket=unix_socket))
+                               metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_socket=unix_socket,
+                               web=None if http_port is None else (http_host, http_port), board=board,
+                               web_max_feeds=http_max_feeds))
     except MetricsServerError as e:
         raise usage_error(f"--metrics-port {metrics_port}: {e}") from None
     except (OSError, DatabaseError) as e:  # a port in use; an unreachable or newer database

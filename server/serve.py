@@ -18,6 +18,7 @@ from server.service import Arena, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE, Store
 from server.tls import ServerTls, is_loopback
+from server.web import MAX_FEEDS, LeagueBoard, start_web
 
 log = structlog.get_logger("serve")
 
@@ -36,8 +37,10 @@ def admin_token_for(db: str, given: str | None) -> str:
 
 async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSettings, seat_timeout_s: float,
                 ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None,
-                referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_socket: Path | None = None) -> None:
+                referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_socket: Path | None = None,
+                web: tuple[str, int] | None = None, board: LeagueBoard | None = None, web_max_feeds: int = MAX_FEEDS) -> None:
     """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
+    ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
     ``unix_socket``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py)."""
     store = Store(db, referee_id)
     arena = Arena(store, clock, seat_timeout_s, limits)
@@ -54,6 +57,11 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     if unix_socket is not None:  # sandboxed bots may run as another user; anyone here may reach the port anyway
         os.chmod(unix_socket, 0o666)
         log.info("referee listening on a Unix socket too", path=str(unix_socket))
+    web_runner = None
+    if web is not None:  # before the ready file: once it is there, so is the page
+        web_host, web_port = web
+        web_runner, web_port = await start_web(arena, web_host, web_port, board, max_feeds=web_max_feeds)
+        log.info("web page listening", address=f"{web_host}:{web_port}", url=f"http://{web_host}:{web_port}/")
     collector = Collector()  # no stall of a full garbage collection every few seconds under load
     collector.start(asyncio.get_running_loop())
     log.info("referee listening", address=f"{host}:{bound}", db=db,
@@ -72,6 +80,10 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     log.info("shutting down: no new streams; running matches are aborted and stored as such")
     aborted = await arena.shutdown()
     await server.stop(grace=2.0)
+    if web_runner is not None:
+        await web_runner.cleanup()
+    if board is not None:
+        board.close()
     collector.stop()
     store.close()
     log.info("referee stopped", aborted_matches=aborted, count=len(aborted))

@@ -24,17 +24,17 @@ from grpc_reflection.v1alpha import reflection
 
 from mizerka_engine.game import Game
 from mizerka_engine.rules import RulesError, load_ruleset
-from mizerka_engine.views import FULL, SPECTATOR, project, project_events
+from mizerka_engine.views import FULL, project_events
 from mizerka_proto import (
     arena_pb2,
     arena_pb2_grpc,
     referee_pb2,
     referee_pb2_grpc,
 )
-from server import matchlog, protocol, wire_events
+from server import matchlog, protocol
 from server.grpc_events import drain_notifications
 from server.metrics import RefereeTally
-from server.records import STATUS, bot_names, finished_updates, is_admin, match_to_proto, page, replay_stored
+from server.records import STATUS, bot_names, is_admin, match_to_proto, page, replay_stored
 from server.referee.match import GameRecord, GameRunner, game_seed
 from server.settings import ClockSettings, StreamLimits
 from server.store import (
@@ -48,6 +48,7 @@ from server.store import (
 )
 from server.streams import MAX_MESSAGE_BYTES, Lobby, play
 from server.tls import ServerTls
+from server.watch import watch_updates
 
 log = structlog.get_logger("service")
 
@@ -274,43 +275,15 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
 
     async def Watch(self, request: referee_pb2.WatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[referee_pb2.WatchUpdate]:  # noqa: N802
         """Live: public information only. Ended: the full record if the match is public or the
-        caller is the admin, else the spectator's view of each game again (server/records.py)."""
-        arena = self.arena
-        store = arena.store
-        row = await asyncio.to_thread(store.match, request.match_id)
+        caller is the admin, else the spectator's view of each game again (server/watch.py)."""
+        row = await asyncio.to_thread(self.arena.store.match, request.match_id)
         if row is None:
             await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
         assert row is not None
         admin = is_admin(context.invocation_metadata(), self.admin_token)
-        live = arena.live.get(row.id)
-        if live is not None:
-            names = await asyncio.to_thread(bot_names, store, row)
-            rules = load_ruleset(row.preset, row.options)
-            ruleset = protocol.ruleset_to_proto(rules)
-            queue: asyncio.Queue[Any] = asyncio.Queue()
-            live.watchers.add(queue)
-            try:
-                cursor: dict[int, tuple[int, wire_events.EventEncoder]] = {}
-                if live.runner is not None:
-                    queue.put_nowait((live.runner.game_index, live.runner.game, False))
-                while (item := await queue.get()) is not None:
-                    index, game, over = item
-                    start, encoder = cursor.get(index, (0, wire_events.EventEncoder(rules)))
-                    events = encoder.encode_all(project_events(game, SPECTATOR, start))
-                    cursor[index] = (len(game.log), encoder)
-                    yield referee_pb2.WatchUpdate(
-                        match_id=row.id, game_number=index, names=names, ruleset=ruleset,
-                        view=protocol.view_to_proto(project(game, SPECTATOR), names), events=events, game_over=over,
-                    )
-            finally:
-                live.watchers.discard(queue)
-            row = await asyncio.to_thread(store.match, row.id) or row
-        match_id = row.id
-        updates = await asyncio.to_thread(
-            finished_updates, store, row, admin or row.public, lambda i: arena.finished_games.get((match_id, i)),
-        )
-        for update in updates:
-            yield update
+        async with contextlib.aclosing(watch_updates(self.arena, row, admin)) as updates:
+            async for update in updates:
+                yield update
 
 
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:

@@ -97,4 +97,4 @@ def test_a_remote_bot_gets_the_tls_settings_but_not_the_runners_client_certifica
 def test_host_and_port_are_refused_with_a_running_referee(tmp_path: Path) -> None:
     done = subprocess.run([str(BIN / "mizerka"), "league", "run", str(league_with_a_remote_bot(tmp_path)),
                            "--server", "127.0.0.1:1", "--port", "5000"], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "--host and --port are for the league's own referee" in done.stderr, done.stderr
+    assert done.returncode == 2 and "--host, --port and --http-port are for the league's own referee" in done.stderr, done.stderr

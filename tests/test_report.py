@@ -13,7 +13,6 @@ import functools
 import http.server
 import json
 import random
-import shutil
 import subprocess
 import sys
 import threading
@@ -32,11 +31,10 @@ from server.store import Store
 from tournaments.config import load_league
 from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
 
+from browser import launch, new_page
+
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 # A bot name is user input: this one would make an element, or break out of an attribute, if a page
 # ever put it in as markup (names may hold no blank, slash or control character, so no <img src=x>).
 EVIL = 'rnd<img>"onmouseover="window.__xss=1"&amp;'
@@ -179,16 +177,7 @@ def _first_trick(league_path: Path, match_id: str) -> tuple[int, int, list[str]]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the Python playwright package is not installed (pip install -e '.[test]')")
-    if not CHROMIUM.exists():
-        found = shutil.which("chromium")
-        pytest.skip(f"browser test skipped: Debian's chromium is not installed at {CHROMIUM}"
-                    f"{f' (found {found})' if found else ''}; apt-get install chromium")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from launch()
 
 
 @pytest.fixture
@@ -210,17 +199,8 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def _page(browser: Any) -> tuple[Any, list[str]]:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url}"))
-    return page, problems
-
-
 def test_the_report_in_a_browser(site: dict[str, Any], browser: Any, http_site: str) -> None:
-    page, problems = _page(browser)
+    page, problems = new_page(browser)
     page.goto(f"{http_site}/index.html")
     page.wait_for_selector("body[data-ready]")
 
@@ -303,7 +283,7 @@ def test_the_report_in_a_browser(site: dict[str, Any], browser: Any, http_site: 
 
 
 def test_the_report_works_from_files(site: dict[str, Any], browser: Any) -> None:
-    page, problems = _page(browser)
+    page, problems = new_page(browser)
     page.goto((site["out"] / "index.html").as_uri())
     page.wait_for_selector("body[data-ready]")
     assert page.locator("#standings tbody tr").count() == 4

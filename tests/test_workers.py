@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +206,34 @@ def test_a_host_that_cannot_run_a_bot_leaves_the_league_to_others_and_charges_no
     assert db.rows("select count(*) as n from league_games where status != 'PENDING' or attempt is not null")[0].n == 0
     assert db.rows("select sum(crashes) as n from league_bots")[0].n == 0
     db.engine.dispose()
+
+
+def test_a_worker_serves_the_web_page_of_the_league_it_plays(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """`mizerka worker --http-port 0`: its referee serves the web page while it plays a league, with
+    that league's progress and standings; the worker logs the page's URL ("web-page")."""
+    slow = json.dumps([sys.executable, str(Path(__file__).parent / "bots" / "protobot.py"), "slow:20"])
+    path = tmp_path / "watched.toml"
+    path.write_text(f'name = "watched"\npreset = "mizerka-short"\ndb = "{pg_url}"\ngames_per_table = 2\n'
+                    + "".join(f'[[bots]]\nname = "{b}"\ncommand = {slow}\n' for b in "abc"))
+    submitter = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = start_worker(pg_url, tmp_path / "w", "--http-port", "0")
+    log = tmp_path / "w.log"
+    try:
+        deadline = time.monotonic() + 120
+        while not (said := [e for e in map(json.loads, log.read_text().splitlines()) if e.get("event") == "web-page"]):
+            assert worker.poll() is None and submitter.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+        url = said[0]["url"]
+        with urllib.request.urlopen(url, timeout=10) as page:
+            assert b'data-page="arena"' in page.read()
+        with urllib.request.urlopen(f"{url}api/arena", timeout=10) as answer:
+            arena = json.loads(answer.read())
+        assert [(lg["name"], lg["games"]) for lg in arena["leagues"]] == [("watched", 6)], arena
+        with urllib.request.urlopen(f"{url}api/league/watched", timeout=10) as answer:
+            league = json.loads(answer.read())
+        assert sorted(b["name"] for b in league["standings"]["bots"]) == ["a", "b", "c"] and league["games"] == 6
+    finally:
+        for p in (worker, submitter):
+            p.terminate()
+            p.wait(timeout=60)

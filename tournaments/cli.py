@@ -25,15 +25,18 @@ from server.database import is_postgres
 from server.logs import configure_logging, private_umask
 from server.metrics import start_metrics_server
 from server.store import DatabaseError, StoreError
+from server.web import WebExtras
 from tournaments.config import League, LeagueError, load_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
+from tournaments.local_referee import LOCAL_HOST
 from tournaments.logcli import match_app, replay_command, rerun_command
 from tournaments.report import ReportError, write_report
-from tournaments.runner import LOCAL_HOST, Stopped, run_league
+from tournaments.runner import Stopped, run_league
 from tournaments.sandbox_cli import sandbox_main
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results
 from tournaments.submitter import submit_league
+from tournaments.web_board import DatabaseLeagues
 from tournaments.worker import WorkerSettings, run_worker
 
 worker_log = structlog.get_logger("mizerka.worker")
@@ -99,12 +102,14 @@ def league_run(
     tls_server_name: Annotated[str | None, typer.Option(metavar="NAME", help="With --server: the name the referee's certificate carries, if not its host's (default: $MIZERKA_TLS_SERVER_NAME).")] = None,
     host: Annotated[str, typer.Option(help="Where the league's own referee listens: 0.0.0.0 (or an address of this machine) lets remote bots connect. Plain text: tokens cross the network unencrypted.")] = LOCAL_HOST,
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port of the league's own referee (0: any free port).")] = 0,
+    http_port: Annotated[int | None, typer.Option(min=0, max=65535, metavar="PORT", help="The league's own referee serves its web page here: live matches, live standings (0: any free port; the runner prints the page's address). docs/web.md.")] = None,
+    http_host: Annotated[str, typer.Option(help="Address of that web page; the default keeps it on this machine.")] = "127.0.0.1",
 ) -> None:
     """Play a league (resuming it if it was interrupted) and print the standings."""
     league = _league(league_file)
     remote = _remote(server, Tls(tls, tls_ca, tls_cert, tls_key, tls_server_name))
-    if remote is not None and (host != LOCAL_HOST or port):
-        raise usage_error("--host and --port are for the league's own referee: not with --server")
+    if remote is not None and (host != LOCAL_HOST or port or http_port is not None):
+        raise usage_error("--host, --port and --http-port are for the league's own referee: not with --server")
     private_umask()  # the database (its -wal/-shm), logs and token file are the user's alone
     if admin_token and ctx.get_parameter_source("admin_token") == ParameterSource.COMMANDLINE:
         print("warning: --admin-token is visible to every user of this machine (ps, /proc); prefer "
@@ -120,13 +125,14 @@ def league_run(
 
     reporter = Reporter(console, league.name, live_standings)
     to_workers = remote is None and not here and is_postgres(league.database)
-    if to_workers and (host != LOCAL_HOST or port):
-        raise usage_error("--host and --port are for the league's own referee: the workers run theirs (or use --here)")
+    if to_workers and (host != LOCAL_HOST or port or http_port is not None):
+        raise usage_error("--host, --port and --http-port are for the league's own referee: the workers run theirs (or use --here)")
     try:
         if to_workers:
             result = trio.run(submit_league, league, reporter, fresh)
         else:
-            result = trio.run(partial(run_league, host=host, port=port), league, reporter, remote, admin_token, fresh)
+            http = None if http_port is None else (http_host, http_port)
+            result = trio.run(partial(run_league, host=host, port=port, http=http), league, reporter, remote, admin_token, fresh)
     except BaseException as e:  # trio wraps what its nurseries raise in exception groups
         leaves = list(_leaves(e))
         reporter.close()
@@ -160,6 +166,8 @@ def worker(
     lease_s: Annotated[float, typer.Option(help="Seconds a lease lasts without a heartbeat (renewed every third of it); a dead worker's games are retaken after this.")] = 30.0,
     metrics_port: Annotated[int | None, typer.Option(help="Expose Prometheus metrics on this port (0: any free port; default: off).")] = None,
     metrics_host: Annotated[str, typer.Option(help="Address of the metrics endpoint.")] = "127.0.0.1",
+    http_port: Annotated[int | None, typer.Option(min=0, max=65535, metavar="PORT", help="Its referee serves the web page here while it plays a league: live matches, standings (0: any free port; logged as a web-page event with its url). docs/web.md.")] = None,
+    http_host: Annotated[str, typer.Option(help="Address of that web page.")] = "127.0.0.1",
     log_format: Annotated[str, typer.Option(help="auto, console or json.")] = "auto",
 ) -> None:
     """Play the games of leagues submitted to a PostgreSQL database, with this host's referee and bot processes (docs/scale-out.md)."""
@@ -185,7 +193,7 @@ def worker(
     def report(event: str, data: dict[str, Any]) -> None:
         worker_log.info(event, **data)
 
-    settings = WorkerSettings(db, slots, data, lease_s)
+    settings = WorkerSettings(db, slots, data, lease_s, http=None if http_port is None else (http_host, http_port))
     try:
         signum = trio.run(run_worker, settings, report, registry)
     except BaseException as e:  # trio wraps what its nurseries raise in exception groups
@@ -238,4 +246,4 @@ def report(
 
 
 def main() -> None:
-    app()
+    app(obj=WebExtras(boards=DatabaseLeagues))  # `mizerka serve --http-port` shows the leagues of its database

@@ -179,6 +179,11 @@ class Reporter:
                            f"line, its own command appended (also in {d['file']}):\n  {d['command']}",
                            markup=False, highlight=False, soft_wrap=True)
 
+    def on_web_page(self, d: dict[str, Any]) -> None:
+        # Plain and unwrapped: the address is meant to be opened (and read by scripts: "web page: URL").
+        self.console.print(f"web page: {d['url']}  (live matches, the league's live standings)",
+                           markup=False, highlight=False, soft_wrap=True)
+
     def on_settled(self, d: dict[str, Any]) -> None:
         self._say(f"settled after {d['games']} games ({d['rounds']} rounds): every adjacent pair of the standings "
                   f"is separated at {d['confidence']:.0%}; the other {d['scheduled'] - d['games']} scheduled games "

@@ -25,7 +25,6 @@ import dataclasses
 import os
 import secrets
 import signal
-import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
@@ -38,10 +37,11 @@ from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
 from server.logs import private_dir
 from server.serve import admin_token_for
-from server.store import DEFAULT_REFEREE, FINISHED, StoreError
+from server.store import FINISHED, StoreError
 from tournaments.arena_client import RETRYABLE, ArenaClient
-from tournaments.bwrap import BotSandbox, socket_folder
+from tournaments.bwrap import BotSandbox
 from tournaments.config import BotSpec, League
+from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
 from tournaments.processes import Child
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.schedule import batches, deal_groups, match_group, schedule
@@ -49,12 +49,9 @@ from tournaments.sequential import Separation
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results, settled
 
-BIN = Path(sys.executable).parent
-LOCAL_HOST = "127.0.0.1"  # where the local referee listens unless `league run --host` says otherwise
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)
 RESTART = Backoff(initial=0.4, cap=5.0)
-Report = Callable[[str, dict[str, Any]], None]
 # What a bot process inherits from the runner's environment: enough to run a program, no secrets.
 # Everything else (MIZERKA_ADMIN_TOKEN, cloud keys, ...) stays with the runner.
 BOT_ENV_ALLOWED = ("PATH", "HOME", "LANG", "TZ", "TMPDIR")
@@ -120,63 +117,6 @@ class LeagueLedger:
 
     def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
         return self.store.finish_league_game(self.league, row["key"], match_id, totals, faults)
-
-
-class LocalReferee:
-    """`mizerka serve` as a child process on the league's database, restarted if it dies. Its admin
-    token goes in its environment (readable by its user only), not on its command line (readable
-    by every user in /proc/PID/cmdline)."""
-
-    def __init__(self, league: League, admin_token: str, report: Report, referee_id: str = DEFAULT_REFEREE,
-                 options: tuple[str, ...] = (), host: str = LOCAL_HOST, port: int = 0) -> None:
-        self.league = league
-        self.admin_token = admin_token
-        self.report = report
-        self.referee_id = referee_id
-        self.options = options  # more `mizerka serve` options (a worker's: its metrics port)
-        self.host = host  # where it listens: `league run --host` (remote bots connect there)
-        self.port = port  # 0: any free port at first, then the same one after a restart
-        self.address = ""
-        self.up = trio.Event()
-        self.restarts = 0
-        self.socket: Path | None = None  # its Unix socket while it runs: sandboxed bots connect there
-
-    async def run(self, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
-        with socket_folder() as folder:
-            self.socket = folder / "referee.sock"
-            await self._serve(task_status)
-
-    async def _serve(self, task_status: trio.TaskStatus[str]) -> None:
-        logs = self.league.data / "logs"
-        ready = logs / "referee.ready"
-        while True:
-            ready.unlink(missing_ok=True)
-            command = [
-                str(BIN / "mizerka"), "serve", "--host", self.host, "--port", str(self.port),
-                "--db", self.league.database, "--log-format", "json",
-                "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
-                "--referee-id", self.referee_id, "--unix-socket", str(self.socket), *self.options,
-            ]
-            process = Child(command, logs / "referee.log", dict(os.environ, MIZERKA_ADMIN_TOKEN=self.admin_token))
-            try:
-                with trio.fail_after(30):
-                    while not (ready.exists() and ready.read_text().strip()):
-                        if process.poll() is not None:
-                            raise RuntimeError(f"the referee exited at start; see {logs / 'referee.log'}")
-                        await trio.sleep(0.05)
-                self.address = ready.read_text().strip()
-                self.port = int(self.address.rsplit(":", 1)[1])
-                self.up.set()
-                task_status.started(self.address)
-                task_status = trio.TASK_STATUS_IGNORED
-                code = await process.wait()
-            finally:
-                await process.stop()
-            self.up = trio.Event()
-            self.restarts += 1
-            self.report("referee-restart", {"code": code, "restarts": self.restarts})
-            if self.restarts > 20:
-                raise RuntimeError("the referee keeps dying; see its log")
 
 
 class LeagueRunner:
@@ -404,16 +344,17 @@ class Stop:
 
 
 async def run_league(league: League, report: Report, server: str | Connection | None = None, admin_token: str | None = None,
-                     fresh: bool = False, host: str = LOCAL_HOST, port: int = 0) -> Standings:
+                     fresh: bool = False, host: str = LOCAL_HOST, port: int = 0, http: tuple[str, int] | None = None) -> Standings:
     """Play every unfinished game of the league; returns the standings, or raises :class:`Stopped`
     on SIGINT/SIGTERM. With no ``server`` the local referee's admin token is ``admin_token``, else
     $MIZERKA_ADMIN_TOKEN, else the one kept in DB.admin-token (0600, made if missing); the league's
-    database does not keep it. The local referee listens on ``host``:``port`` (0: a free port)."""
+    database does not keep it. The local referee listens on ``host``:``port`` (0: a free port), and
+    serves its web page at ``http`` (host, port) if given."""
     stop = Stop()
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(stop.watch, signals)
-            result = await _run_league(league, report, server, admin_token, fresh, stop, host, port)
+            result = await _run_league(league, report, server, admin_token, fresh, stop, host, port, http)
             nursery.cancel_scope.cancel()
     if result is None:
         raise Stopped(stop.signum)
@@ -421,7 +362,7 @@ async def run_league(league: League, report: Report, server: str | Connection | 
 
 
 async def _run_league(league: League, report: Report, server: str | Connection | None, admin_token: str | None,
-                      fresh: bool, stop: Stop, host: str, port: int) -> Standings | None:
+                      fresh: bool, stop: Stop, host: str, port: int, http: tuple[str, int] | None) -> Standings | None:
     private_dir(league.data / "logs")
     if fresh and server is None and league.db is None:  # the league's own database, its local referee's too: start it anew
         for suffix in ("", "-wal", "-shm"):
@@ -457,7 +398,7 @@ async def _run_league(league: League, report: Report, server: str | Connection |
             report("interrupted", {"games": interrupted})
         group = match_group(league, secret)
         if todo:
-            await _play(league, store, report, server, token, todo, group, stop, host, port)
+            await _play(league, store, report, server, token, todo, group, stop, host, port, http)
             if stop.signum:
                 return None
         elif server is None:  # nothing to play: publish in the database the local referee would use
@@ -487,7 +428,7 @@ def _publish(server: str | Connection, token: str, group: str) -> None:
 
 
 async def _play(league: League, store: LeagueStore, report: Report, server: str | Connection | None, token: str,
-                todo: list[dict[str, Any]], group: str, stop: Stop, host: str, port: int) -> None:
+                todo: list[dict[str, Any]], group: str, stop: Stop, host: str, port: int, http: tuple[str, int] | None) -> None:
     """Start the referee (unless given) and the bots, play ``todo``, publish. On a signal: abort the
     matches in flight first, then stop the bots and the referee."""
     client: ArenaClient | None = None
@@ -496,7 +437,7 @@ async def _play(league: League, store: LeagueStore, report: Report, server: str 
             with stop.guarding(nursery.cancel_scope):  # nothing in flight yet: a signal stops everything
                 referee = None
                 if server is None:
-                    referee = LocalReferee(league, token, report, host=host, port=port)
+                    referee = LocalReferee(league, token, report, host=host, port=port, http=http)
                     server = await nursery.start(referee.run)
                 client = ArenaClient(server, token)
                 runner = LeagueRunner(league, store, client, report, referee, group)

@@ -12,7 +12,8 @@ import tempfile
 from pathlib import Path
 
 from tournaments.bwrap import Sandbox, command_folders, exit_reason, scratch_folder, tools
-from tournaments.runner import BIN, BOT_ENV_ALLOWED, BOT_ENV_PREFIXES
+from tournaments.local_referee import BIN
+from tournaments.runner import BOT_ENV_ALLOWED, BOT_ENV_PREFIXES
 from tournaments.sandbox import Limits
 
 

@@ -20,7 +20,8 @@ import trio
 from server.store import StoreError
 from tournaments.config import League
 from tournaments.leases import DB_ERRORS, LeagueState, close, db_error_text, in_flight, progress, submit
-from tournaments.runner import Report, fingerprint, name_variants, settled_event
+from tournaments.local_referee import Report
+from tournaments.runner import fingerprint, name_variants, settled_event
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore, load_results, settled

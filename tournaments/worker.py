@@ -45,7 +45,8 @@ from tournaments.arena_client import ArenaClient
 from tournaments.bwrap import check_league
 from tournaments.config import League, LeagueError, parse_league
 from tournaments.leases import DB_ERRORS, Claim, Lease, Leases, Submitted, db_error_text, new_worker_id
-from tournaments.runner import LeagueRunner, LocalReferee, Report, Stop
+from tournaments.local_referee import LocalReferee, Report
+from tournaments.runner import LeagueRunner, Stop
 from tournaments.sandbox import SandboxError
 from tournaments.schedule import match_group
 from tournaments.store import LeagueStore
@@ -63,6 +64,7 @@ class WorkerSettings:
     data: Path = Path("data/worker")  # this worker's logs (referee, bots), one folder per league
     lease_s: float = 30.0  # a lease not renewed for this long expires, and the game is retaken
     poll_s: float = 2.0  # how often to look for games when there are none
+    http: tuple[str, int] | None = None  # (host, port) of its referees' web page (docs/web.md)
 
 
 class WorkerMetrics:
@@ -249,7 +251,8 @@ class Worker:
                     port = free_port()
                     options = ("--metrics-port", str(port), "--metrics-host", "127.0.0.1")
                     self.referee_metrics.url = f"http://127.0.0.1:{port}/metrics"
-                referee = LocalReferee(league, token, self.report, referee_id=f"worker-{self.id}", options=options)
+                referee = LocalReferee(league, token, self.report, referee_id=f"worker-{self.id}", options=options,
+                                       http=self.settings.http)
                 address = await nursery.start(referee.run)
                 client = ArenaClient(address, token)
             try:

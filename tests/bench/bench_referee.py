@@ -25,6 +25,12 @@ process, all streams on one channel.
    100 other streams keep the referee busy. The referee logs each timeout strike with
    ``overshoot_ms``; the figures come from its JSON log, for the strikes inside the window.
 
+3. Spectators (``--spectators N``, instead of 1 and 2): one referee with ``--http-port 0`` and the
+   matches of the throughput run, alternating windows without and with N server-sent-event clients
+   on its web page's match feeds (one per match, or ``--followed K`` matches shared among them; they
+   run in a process of their own, this script again with a hidden option, as browsers would be
+   elsewhere).
+
 ``--profile`` runs the referee throughput window only, with the server under cProfile, and prints
 its hot spots. The metric definitions are printed with the results (see DEFINITIONS below).
 """
@@ -49,6 +55,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import grpc
 import structlog
 import sysinfo
@@ -202,11 +209,11 @@ async def server_process(cmd: list[str], ready: Path, log_path: Path) -> AsyncIt
         await asyncio.to_thread(server.stop)
 
 
-def referee_process(folder: Path, profile_out: Path | None = None) -> contextlib.AbstractAsyncContextManager[Server]:
+def referee_process(folder: Path, profile_out: Path | None = None, *more: str) -> contextlib.AbstractAsyncContextManager[Server]:
     folder.mkdir(parents=True, exist_ok=True)
     ready = folder / "ready"
     args = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", str(folder / "arena.sqlite"), "--admin-token", ADMIN,
-            "--ready-file", str(ready), "--log-format", "json"]
+            "--ready-file", str(ready), "--log-format", "json", *more]
     cmd = [sys.executable, "-c", PROFILE_SNIPPET, str(profile_out), *args] if profile_out else [str(BIN / "mizerka"), *args]
     return server_process(cmd, ready, folder / "referee.log")
 
@@ -537,6 +544,118 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
           f" = {echo_us / referee_us:.2f}x")
 
 
+async def _follow(session: aiohttp.ClientSession, url: str, updates: list[int]) -> None:
+    async with session.get(url) as feed:
+        async for line in feed.content:
+            if line.startswith(b"event: update"):
+                updates[0] += 1
+
+
+async def spectator(base: str, match_ids: list[str], n: int, watching: asyncio.Event, idle: asyncio.Event,
+                    updates: list[int]) -> None:
+    """One browser's worth of load: the web page's live feed (server-sent events) of a running
+    match, followed while ``watching`` is set, dropped as soon as ``idle`` is; another match when one ends."""
+    async with aiohttp.ClientSession() as session:
+        while True:
+            await watching.wait()
+            read = asyncio.create_task(_follow(session, f"{base}/api/match/{match_ids[n % len(match_ids)]}/feed", updates))
+            stop = asyncio.create_task(idle.wait())
+            await asyncio.wait({read, stop}, return_when=asyncio.FIRST_COMPLETED)
+            for task in (read, stop):
+                task.cancel()
+            await asyncio.gather(read, stop, return_exceptions=True)
+            n += 1
+
+
+async def spectator_clients(base: str, ids: list[str], count: int) -> None:
+    """The spectators' process (``--spectator-clients``): ``count`` SSE clients, as browsers would be,
+    outside the process of the bots. Orders on stdin, one a line: ``on``, ``off``, ``count`` (prints
+    the updates received so far); end of input ends it."""
+    watching, idle = asyncio.Event(), asyncio.Event()
+    idle.set()
+    updates = [0]
+    clients = [asyncio.create_task(spectator(base, ids, n, watching, idle, updates)) for n in range(count)]
+    while order := (await asyncio.to_thread(sys.stdin.readline)).strip():
+        if order == "on":
+            idle.clear()
+            watching.set()
+        elif order == "off":
+            watching.clear()
+            idle.set()
+        elif order == "count":
+            print(updates[0], flush=True)
+    for c in clients:
+        c.cancel()
+    await asyncio.gather(*clients, return_exceptions=True)
+
+
+class SpectatorProcess:
+    """This script again, with ``--spectator-clients``: the spectators in a process of their own."""
+
+    def __init__(self, base: str, ids: list[str], count: int) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--spectator-clients", base, ",".join(ids), str(count)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    async def order(self, order: str) -> str:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(order + "\n")
+        self.process.stdin.flush()
+        return await asyncio.to_thread(self.process.stdout.readline) if order == "count" else ""
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+async def spectators(args: argparse.Namespace, tmp: Path) -> None:
+    """The referee's decisions/s with and without ``--spectators`` SSE clients (in a process of
+    their own) on its web page, alternating windows on one referee (BENCHMARKS.md, "Spectators on
+    the web page")."""
+    slow_clock = game_pb2.Clock(decision_ms=HOUR_MS, bank_ms=0, max_strikes=0)
+    ref = Stats()
+    async with referee_process(tmp / "referee", None, "--http-port", "0") as referee, \
+            matches_running(referee, args.matches, ref, slow_clock):
+        line = next(json.loads(x) for x in referee.log_path.read_text().splitlines() if '"web page listening"' in x)
+        followed = sorted(ref.matches)[:args.followed or args.spectators]
+        clients = SpectatorProcess(f"http://{line['address']}", followed, args.spectators)
+        rates: dict[str, list[float]] = {"without": [], "with": []}
+        windows = {"without": Window(), "with": Window()}
+        decisions = {"without": 0, "with": 0}
+        seen = 0
+        try:
+            await asyncio.sleep(WARMUP_S)
+            for _ in range(args.rounds):
+                for side in ("without", "with"):
+                    await clients.order("on" if side == "with" else "off")
+                    await asyncio.sleep(SETTLE_S)
+                    counted = int(await clients.order("count"))
+                    before, start, probe = ref.decisions, time.monotonic(), Probe(referee.process.pid)
+                    ref.measuring = True
+                    await asyncio.sleep(args.seconds / args.rounds)
+                    ref.measuring = False
+                    windows[side] += probe.done()
+                    decisions[side] += ref.decisions - before
+                    rates[side].append((ref.decisions - before) / (time.monotonic() - start))
+                    if side == "with":
+                        seen += int(await clients.order("count")) - counted
+        finally:
+            clients.close()
+    without, with_ = (statistics.fmean(rates[k]) for k in ("without", "with"))
+    print(f"spectators {args.matches} matches, {args.spectators} SSE clients on the web page (one process of their own) "
+          f"following {len(followed)} of them, {args.rounds} windows per side:")
+    print(f"          without {without:>9,.0f} decisions/s   (windows: {', '.join(f'{r:,.0f}' for r in rates['without'])})")
+    print(f"          with    {with_:>9,.0f} decisions/s   (windows: {', '.join(f'{r:,.0f}' for r in rates['with'])});"
+          f" {seen:,} updates received by the spectators in the windows")
+    print(f"          with / without = {with_ / without:.3f} (goal: within 5%)")
+    cpu = {k: windows[k].server_cpu / max(1, decisions[k]) * 1e6 for k in windows}
+    for side in ("without", "with"):
+        print(f"          {side:<7} referee CPU per decision {cpu[side]:,.0f} us; {windows[side].line()}")
+    print(f"          referee CPU per decision with / without = {cpu['with'] / cpu['without']:.3f}"
+          " (the referee's own extra work, whatever else loads the machine)")
+
+
 async def overshoot(args: argparse.Namespace, tmp: Path) -> int:
     stats = Stats()
     clock = game_pb2.Clock(decision_ms=args.timeout_ms, bank_ms=0, increment_ms=0, max_strikes=0)
@@ -587,6 +706,9 @@ async def run(args: argparse.Namespace) -> int:
         if args.profile:
             await profile(args, tmp)
             return 0
+        if args.spectators:
+            await spectators(args, tmp)
+            return 0
         await throughput(args, tmp)
         return await overshoot(args, tmp)
 
@@ -597,13 +719,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="measured wall time of each side of the throughput run, and of the overshoot run (default 10)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating windows per side in the throughput run (default 5)")
     parser.add_argument("--matches", type=int, default=16, help="concurrent matches in the throughput run (default 16)")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="instead: decisions/s with and without this many SSE clients (a process of their own) on the web page's match feeds")
+    parser.add_argument("--followed", type=int, default=0,
+                        help="with --spectators: the matches they follow (default: as many as spectators, one each)")
     parser.add_argument("--busy", type=int, default=50, help="matches with a never answered decision pending (default 50)")
     parser.add_argument("--timeout-ms", type=int, default=100, help="decision_ms in the overshoot run (default 100)")
     parser.add_argument("--profile", action="store_true", help="profile the referee (cProfile) under the throughput load instead")
     parser.add_argument("--echo-server", metavar="READY_FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--spectator-clients", nargs=3, metavar=("BASE_URL", "MATCH_IDS", "COUNT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
         asyncio.run(echo_server(Path(args.echo_server)))
+        return 0
+    if args.spectator_clients:
+        base, ids, count = args.spectator_clients
+        asyncio.run(spectator_clients(base, ids.split(","), int(count)))
         return 0
     print(f"machine: {machine()}")
     print(f"date:    {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")

@@ -1,0 +1,408 @@
+"""The arena's own web page (``mizerka serve --http-port``; docs/web.md): live matches, a match
+followed live, leagues' standings. aiohttp on the referee's own event loop, plain HTML/CSS/JS files
+(``web_assets/``), no build step.
+
+Fair play: the live feed of a match is :func:`server.watch.watch_updates` -- the projection behind
+the gRPC Watch -- without the admin's access, sent as JSON; full records only once the match is
+public. The page has no admin access at all. Leagues come from a :class:`LeagueBoard` the layer
+above supplies (the server knows no leagues: tournaments/web_board.py reads them from the database).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import structlog
+from aiohttp import web
+from google.protobuf import json_format
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from mizerka_proto import referee_pb2
+from server.records import bot_names
+from server.service import Arena
+from server.store import MatchRow, shown
+from server.watch import watch_updates
+
+log = structlog.get_logger("web")
+
+ASSETS = Path(__file__).with_name("web_assets")
+PAGES = {"arena": "arena.html", "match": "match.html", "league": "league.html"}
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_LEAGUE_NAME = 200
+RECENT = 20  # finished public matches listed on the arena page
+# At most one update per live match per PACE_S, whatever its number of spectators (Broadcast): what
+# changed meanwhile comes folded into the next one (server/watch.py), so spectators cost the referee
+# a bounded amount however fast bots play.
+PACE_S = 0.3  # about three a second: enough to see the cards come, cheap for the referee (BENCHMARKS.md)
+HEADERS = {  # the pages load nothing from elsewhere and cannot be framed
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class LeagueBoard(Protocol):
+    """Leagues as the web page shows them, supplied by the layer that knows leagues. The methods
+    block (a database): the web calls them in a worker thread."""
+
+    def leagues(self) -> list[dict[str, Any]]:
+        """Each league: ``name``, ``games``, ``finished``, ``running`` (JSON-ready)."""
+        ...
+
+    def league(self, name: str) -> dict[str, Any] | None:
+        """One league's progress and standings (JSON-ready); None if unknown."""
+        ...
+
+    def report(self, name: str) -> Path | None:
+        """The folder of the league's static report, once the league has finished and it is written."""
+        ...
+
+    def close(self) -> None: ...
+
+
+BoardFactory = Callable[[str], LeagueBoard]  # the database URL -> its leagues
+
+
+@dataclass(frozen=True)
+class WebExtras:
+    """What the layer above hands ``mizerka serve`` (as the command's ``obj``, tournaments/cli.py):
+    how to read the leagues of its database."""
+
+    boards: BoardFactory
+
+
+def _to_dict(message: Message) -> dict[str, Any]:
+    """A message as the browser gets it: proto JSON with every field, names as in the .proto --
+    what ``json_format.MessageToDict(message, always_print_fields_with_no_presence=True,
+    preserving_proto_field_name=True)`` gives (tests/test_web.py checks), several times faster: the
+    referee converts every update of every live match a spectator follows on its own event loop."""
+    plan = _PLANS.get(message.DESCRIPTOR)
+    if plan is None:
+        plan = _PLANS[message.DESCRIPTOR] = _Plan(message.DESCRIPTOR)
+    if plan.fallback:
+        return json_format.MessageToDict(message, always_print_fields_with_no_presence=True, preserving_proto_field_name=True)
+    out = dict(plan.defaults)
+    for name in plan.repeated:
+        out[name] = []
+    fields = plan.fields
+    for field, value in message.ListFields():
+        name, kind, repeated, names = fields[field.number]
+        if kind == _MESSAGE:
+            out[name] = [_to_dict(m) for m in value] if repeated else _to_dict(value)
+        elif kind == _ENUM:
+            out[name] = [_enum(names, v) for v in value] if repeated else _enum(names, value)
+        else:
+            out[name] = list(value) if repeated else value
+    return out
+
+
+def _enum(names: Any, value: int) -> str | int:
+    known = names.get(value)
+    return value if known is None else known.name  # an unknown value as its number, as json_format does
+
+
+# Field types whose proto JSON is the Python value itself (or an enum's name): no 64-bit integers
+# (strings in JSON), floats (NaN, Infinity) or bytes (base64): a message with those, or with a map,
+# goes through json_format.
+_PLAIN = frozenset({FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_INT32,
+                    FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_FIXED32,
+                    FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_ENUM, FieldDescriptor.TYPE_MESSAGE})
+
+
+class _Plan:
+    """How to print one message type: its fields without presence, printed even when unset."""
+
+    def __init__(self, descriptor: Descriptor) -> None:
+        self.fallback = any(f.type not in _PLAIN or (f.message_type is not None and f.message_type.GetOptions().map_entry)
+                            for f in descriptor.fields)
+        self.repeated = [f.name for f in descriptor.fields if f.is_repeated]
+        self.fields = {f.number: (f.name, f.type, f.is_repeated, f.enum_type.values_by_number if f.enum_type else None)
+                       for f in descriptor.fields}
+        self.defaults: dict[str, Any] = {}
+        for f in descriptor.fields:
+            if f.is_repeated or f.has_presence:
+                continue
+            if f.type == FieldDescriptor.TYPE_ENUM:
+                self.defaults[f.name] = _enum(f.enum_type.values_by_number, 0)
+            else:
+                self.defaults[f.name] = f.default_value
+
+
+_PLANS: dict[Descriptor, _Plan] = {}
+_MESSAGE, _ENUM = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM
+
+
+def _event(kind: str, data: dict[str, Any]) -> bytes:
+    return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
+
+
+END = b"event: end\ndata: {}\n\n"
+DROPPED = b""  # a spectator too far behind: its feed is closed without an end, and its browser reconnects
+# Match feeds open at once: each holds a connection and, while its match is live, some of the
+# referee's time; beyond this a spectator is told to come back (503), so no crowd of them (or a
+# program opening feeds) can slow the matches down.
+MAX_FEEDS = 200
+MAX_BEHIND = 50  # updates a spectator's connection may fall behind its match's feed (15 s at PACE_S)
+
+
+class Framer:
+    """WatchUpdates as the page's feed sends them: the ruleset and the names (``header``) only in the
+    first update of each game the feed sends; the page keeps them. Converted to JSON once per update."""
+
+    def __init__(self) -> None:
+        self.headers: dict[int, dict[str, Any]] = {}  # game number -> its names and ruleset
+
+    def split(self, update: referee_pb2.WatchUpdate) -> tuple[dict[str, Any], bool]:
+        """The update as JSON-ready data without its header, and whether it starts its game here."""
+        first = update.game_number not in self.headers
+        if first:
+            self.headers[update.game_number] = {"names": list(update.names), "ruleset": _to_dict(update.ruleset)}
+        update.ClearField("ruleset")
+        update.ClearField("names")
+        data = _to_dict(update)
+        del data["names"]  # printed empty: it has no presence
+        return data, first
+
+    def frame(self, update: referee_pb2.WatchUpdate) -> bytes:
+        data, first = self.split(update)
+        return self.with_header(data) if first else _event("update", data)
+
+    def with_header(self, data: dict[str, Any]) -> bytes:
+        return _event("update", {**data, **self.headers[data["game_number"]]})
+
+
+class Broadcast:
+    """A live match's feed for every spectator of it on the page: one :func:`watch_updates` (one
+    projection per change, folded when changes come faster than ``pace_s``), each update made JSON
+    once, the same bytes written to all. A spectator who joins first gets the latest update of each
+    game so far, with its header."""
+
+    def __init__(self, page: WebPage, row: MatchRow) -> None:
+        self.page = page
+        self.row = row
+        self.framer = Framer()
+        self.latest: dict[int, dict[str, Any]] = {}  # game number -> its latest update (data), for late joiners
+        self.spectators: set[asyncio.Queue[bytes | None]] = set()
+        self.over = False
+        self.task = asyncio.create_task(self._run(), name=f"web feed {row.id}")
+
+    def join(self) -> asyncio.Queue[bytes | None]:
+        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        for data in self.latest.values():
+            queue.put_nowait(self.framer.with_header(data))
+        self.spectators.add(queue)
+        return queue
+
+    def leave(self, queue: asyncio.Queue[bytes | None]) -> None:
+        self.spectators.discard(queue)
+        if not self.spectators and not self.over:  # nobody watches: stop projecting
+            self._close()
+            self.task.cancel()
+
+    def _close(self) -> None:
+        self.over = True
+        if self.page.casts.get(self.row.id) is self:
+            del self.page.casts[self.row.id]
+
+    def _send(self, message: bytes | None) -> None:
+        for queue in list(self.spectators):
+            if message is not None and queue.qsize() >= MAX_BEHIND:
+                queue.put_nowait(DROPPED)
+                self.spectators.discard(queue)
+            else:
+                queue.put_nowait(message)
+
+    async def _run(self) -> None:
+        end: bytes | None = DROPPED  # stopped (the referee shuts down) or failed: the browsers reconnect
+        try:
+            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, admin=False, fold=True)) as updates:
+                async for update in updates:
+                    data, first = self.framer.split(update)
+                    self.latest[data["game_number"]] = data
+                    self._send(self.framer.with_header(data) if first else _event("update", data))
+                    await asyncio.sleep(self.page.pace_s)
+            end = None  # the feed's end
+        except Exception:  # a store error
+            log.exception("web feed failed", match_id=self.row.id)
+        finally:
+            self._close()
+            self._send(end)
+
+
+def _error(status: type[web.HTTPException], message: str) -> web.HTTPException:
+    return status(text=json.dumps({"error": message}), content_type="application/json", headers=HEADERS)
+
+
+def _match_summary(arena: Arena, row: MatchRow) -> dict[str, Any]:
+    """What anyone may know of a match: no seed, and results only as Watch shows them."""
+    live = arena.live.get(row.id)
+    return {
+        "match_id": row.id, "status": row.status, "preset": row.preset, "games": row.games,
+        "names": bot_names(arena.store, row), "group": row.match_group or "", "public": row.public,
+        "game_number": live.runner.game_index if live is not None and live.runner is not None else None,
+        "finished_games": len(row.results), "created_at": row.created_at, "finished_at": row.finished_at,
+    }
+
+
+class WebPage:
+    """The routes; one instance per referee."""
+
+    def __init__(self, arena: Arena, board: LeagueBoard | None, pace_s: float = PACE_S,
+                 max_feeds: int = MAX_FEEDS) -> None:
+        self.arena = arena
+        self.board = board
+        self.pace_s = pace_s
+        self.max_feeds = max_feeds
+        self.feeds = 0  # feeds open now, live or not
+        self.casts: dict[str, Broadcast] = {}  # live match id -> its feed on the page
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        app.add_routes([
+            web.get("/", self.page("arena")),
+            web.get("/favicon.ico", self.no_icon),
+            web.get("/match/{id}", self.page("match")),
+            web.get("/league/{name}", self.page("league")),
+            web.get("/league/{name}/report/{path:.*}", self.report),
+            web.get("/api/arena", self.overview),
+            web.get("/api/match/{id}", self.match),
+            web.get("/api/match/{id}/feed", self.feed),
+            web.get("/api/league/{name}", self.league),
+            web.static("/static", ASSETS, append_version=False),
+        ])
+        app.on_response_prepare.append(self._headers)
+        app.on_shutdown.append(self._stop_feeds)
+        return app
+
+    async def _stop_feeds(self, app: web.Application) -> None:
+        for cast in list(self.casts.values()):
+            cast.task.cancel()
+
+    @staticmethod
+    async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+        response.headers.update(HEADERS)
+
+    @staticmethod
+    async def no_icon(request: web.Request) -> web.Response:
+        return web.Response(status=204)  # browsers ask for it; a 404 would be logged as an error
+
+    def page(self, name: str) -> Callable[[web.Request], Any]:
+        async def handler(request: web.Request) -> web.FileResponse:
+            return web.FileResponse(ASSETS / PAGES[name])
+        return handler
+
+    async def _row(self, request: web.Request) -> MatchRow:
+        match_id = request.match_info["id"]
+        if not MATCH_ID.fullmatch(match_id):
+            raise _error(web.HTTPBadRequest, f"bad match id {shown(match_id)}: letters, digits, - and _ (at most 64)")
+        row = await asyncio.to_thread(self.arena.store.match, match_id)
+        if row is None:
+            raise _error(web.HTTPNotFound, f"no match {shown(match_id)}")
+        return row
+
+    def _board(self, request: web.Request) -> tuple[LeagueBoard, str]:
+        name = request.match_info["name"]
+        if self.board is None:
+            raise _error(web.HTTPNotFound, "this referee shows no leagues (it was not started by `mizerka`)")
+        if not name or len(name) > MAX_LEAGUE_NAME:
+            raise _error(web.HTTPBadRequest, f"bad league name {shown(name)}")
+        return self.board, name
+
+    async def overview(self, request: web.Request) -> web.Response:
+        def read() -> dict[str, Any]:
+            store = self.arena.store
+            live = [_match_summary(self.arena, m.row) for m in list(self.arena.live.values())]
+            ended = [r for r in store.list_matches(None, 5 * RECENT) if r.id not in self.arena.live and r.public]
+            recent = [_match_summary(self.arena, store.match(r.id) or r) for r in ended[:RECENT]]
+            leagues = self.board.leagues() if self.board is not None else []
+            return {"live": live, "recent": recent, "leagues": leagues}
+        return web.json_response(await asyncio.to_thread(read))
+
+    async def match(self, request: web.Request) -> web.Response:
+        row = await self._row(request)
+        return web.json_response(await asyncio.to_thread(_match_summary, self.arena, row))
+
+    async def feed(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events: ``update``s (the spectator's WatchUpdates, never the admin's; the
+        ruleset and names only in a game's first), then ``end``. A live match's spectators share
+        one feed (:class:`Broadcast`); an ended match's get its updates each. A client gone is
+        noticed at the next write."""
+        row = await self._row(request)
+        if self.feeds >= self.max_feeds:
+            raise _error(web.HTTPServiceUnavailable, f"this page already serves {self.feeds} match feeds, the most it "
+                                                     "allows (mizerka serve --http-max-feeds): try again later")
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        self.feeds += 1
+        try:
+            await response.prepare(request)
+            if row.id in self.arena.live:
+                cast = self.casts.get(row.id)
+                if cast is None:
+                    cast = self.casts[row.id] = Broadcast(self, row)
+                queue = cast.join()
+                try:
+                    while (message := await queue.get()) is not None:
+                        if message == DROPPED:
+                            return response
+                        await response.write(message)
+                finally:
+                    cast.leave(queue)
+            else:
+                framer = Framer()
+                async with contextlib.aclosing(watch_updates(self.arena, row, admin=False)) as updates:
+                    async for update in updates:
+                        await response.write(framer.frame(update))
+            await response.write(END)
+        except ConnectionResetError:  # the spectator left
+            pass
+        finally:
+            self.feeds -= 1
+        return response
+
+    async def league(self, request: web.Request) -> web.Response:
+        board, name = self._board(request)
+
+        def read() -> dict[str, Any] | None:
+            data = board.league(name)
+            if data is not None:
+                data["report"] = board.report(name) is not None
+            return data
+        data = await asyncio.to_thread(read)
+        if data is None:
+            raise _error(web.HTTPNotFound, f"no league {shown(name)}")
+        return web.json_response(data)
+
+    async def report(self, request: web.Request) -> web.FileResponse:
+        """The league's static report (docs/report.md), served only once the league has finished:
+        its replays show every hand."""
+        board, name = self._board(request)
+        folder = await asyncio.to_thread(board.report, name)
+        if folder is None:
+            raise _error(web.HTTPNotFound, f"league {shown(name)} has no report to show (yet)")
+        path = (folder / (request.match_info["path"] or "index.html")).resolve()
+        if not path.is_relative_to(folder.resolve()) or not path.is_file():
+            raise _error(web.HTTPNotFound, f"no such file in the report of {shown(name)}")
+        return web.FileResponse(path)
+
+
+async def start_web(arena: Arena, host: str, port: int, board: LeagueBoard | None = None,
+                    pace_s: float = PACE_S, max_feeds: int = MAX_FEEDS) -> tuple[web.AppRunner, int]:
+    """Serve the page on ``host``:``port`` (0: any free port) on the running loop; returns the
+    runner (``await runner.cleanup()`` to stop) and the port bound. OSError if it cannot listen."""
+    runner = web.AppRunner(WebPage(arena, board, pace_s, max_feeds).app(), access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError as e:
+        await runner.cleanup()
+        raise OSError(f"cannot serve the web page on {host}:{port}: {e.strerror or e}") from None
+    return runner, int(runner.addresses[0][1])  # port 0 became a free one

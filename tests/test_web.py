@@ -1,0 +1,393 @@
+"""The arena's web page (`mizerka serve --http-port`, server/web.py) against a real referee, and
+a league's pages (`mizerka league run --http-port`) while it plays.
+
+The browser test follows a league-like (grouped, so sealed) match of three real bot processes in
+Debian's chromium: cards appear as they are played, the score sheet fills; every message the page
+receives is recorded and each must be a state a spectator may see (no hand, no talon before it is
+public, no exchanged discard); the full record comes only after the admin publishes the group.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from google.protobuf import json_format
+from test_league import MIZERKA, league_file
+
+from mizerka_engine.actions import Exchange
+from mizerka_engine.events import ACTION_EVENTS
+from mizerka_engine.game import Game
+from mizerka_engine.rules import load_ruleset
+from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
+from mizerka_proto import arena_pb2, referee_pb2
+from server import protocol, web, wire_events
+from server.logverify import logged_action
+from server.records import replay_stored
+from server.store import Store
+from server.web import Framer
+
+from browser import launch, new_page
+from harness import ROOT, Admin, Referee, referee
+from test_protocol import allowed_event_cards, proto_cards
+
+# Records every server-sent event the page receives, before the page's own script runs.
+RECORDER = """
+window.__received = [];
+const Original = window.EventSource;
+window.EventSource = class extends Original {
+  addEventListener(type, listener, ...rest) {
+    return super.addEventListener(type, (e) => { window.__received.push([type, e.data]); listener(e); }, ...rest);
+  }
+};
+"""
+
+
+def web_port(ref: Referee) -> int:
+    [line] = [line for line in ref.log_lines() if line["event"] == "web page listening"]
+    return int(line["address"].rsplit(":", 1)[1])
+
+
+def get(url: str) -> tuple[int, Any]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from launch()
+
+
+def test_plain_http_answers(tmp_path: Path) -> None:
+    with referee(tmp_path, "--http-port", "0") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        assert get(f"{base}/api/arena") == (200, {"live": [], "recent": [], "leagues": []})
+        assert get(f"{base}/api/match/m-0123456789abcdef") == (404, {"error": "no match 'm-0123456789abcdef'"})
+        status, body = get(f"{base}/api/match/no%20such%3Cid%3E")
+        assert status == 400 and body["error"].startswith("bad match id 'no such<id>'")
+        assert get(f"{base}/api/match/{'x' * 65}/feed")[0] == 400
+        # a plain `mizerka serve` subprocess runs through the `mizerka` command, which knows leagues
+        assert get(f"{base}/api/league/nope") == (404, {"error": "no league 'nope'"})
+        with urllib.request.urlopen(f"{base}/match/anything", timeout=10) as page:
+            assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+            assert b'data-page="match"' in page.read()
+
+
+def _spectator_states(store: Store, match_id: str, names: list[str]) -> dict[bytes, set[int]]:
+    """Every view a spectator could be shown during the stored game 0 of the match, each with
+    the cards a spectator may know by then (what the view shows and the public events so far)."""
+    row = store.match(match_id)
+    assert row is not None
+    full = replay_stored(store, row, 0)
+    rules = load_ruleset(row.preset, row.options)
+    game = Game(rules, seed=row.results[0]["seed"])
+    states: dict[bytes, set[int]] = {}
+
+    def note() -> None:
+        view = project(game, SPECTATOR)
+        key = protocol.view_to_proto(view, names).SerializeToString(deterministic=True)
+        states[key] = cards_in(view) | allowed_event_cards(game, SPECTATOR)
+
+    note()
+    for event in full.log:
+        if isinstance(event, ACTION_EVENTS):
+            game.apply(event.seat, logged_action(rules, event))
+            note()
+    assert game.log == full.log, "the stepped replay must be the stored game"
+    return states
+
+
+def test_following_a_match_in_the_browser(tmp_path: Path, browser: Any) -> None:
+    with referee(tmp_path, "--http-port", "0") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        admin = Admin(ref.address)
+        bots = [admin.register(f"bot{i}") for i in range(3)]
+        names = [f"bot{i}" for i in range(3)]
+        request = arena_pb2.CreateMatchRequest(preset="mizerka-short", seed_text="web", games=1,
+                                               seats=[b for b, _ in bots], group="league-web")
+        match_id = admin.stub.CreateMatch(request, metadata=admin.metadata).match_id
+        page, problems = new_page(browser)
+        page.add_init_script(RECORDER)
+        page.goto(f"{base}/")
+        page.wait_for_selector(f"table.live a[href='/match/{match_id}']", timeout=30_000)
+        for _, token in bots:  # slow bots: a human (and the test) can see each card come
+            ref.bot(token, sys.executable, str(ROOT / "tests" / "bots" / "protobot.py"), "slow:30")
+        page.click(f"a[href='/match/{match_id}']")
+        page.wait_for_selector("body[data-state='live'] .trick .card", timeout=30_000)
+        seen_cards: set[str] = set()
+        sheet_rows = 0
+        deadline = time.monotonic() + 120
+        while page.get_attribute("body", "data-state") == "live" and time.monotonic() < deadline:
+            seen_cards |= set(page.eval_on_selector_all(".trick .card", "cs => cs.map(c => c.dataset.card)"))
+            sheet_rows = max(sheet_rows, page.locator("table.scoresheet tbody tr").count())
+            page.wait_for_timeout(100)
+        page.wait_for_selector("body[data-state='sealed']", timeout=60_000)
+        assert len(seen_cards) > 8, f"the page showed too few cards played: {sorted(seen_cards)}"
+        assert sheet_rows >= 1 and page.locator("table.scoresheet tbody tr").count() >= 2, "the score sheet did not fill"
+        assert page.locator(".record").count() == 0, "a sealed match showed its full record"
+        shots = tmp_path / "screenshots"
+        shots.mkdir()
+        page.screenshot(path=str(shots / "match-sealed.png"), full_page=True)
+        deadline = time.monotonic() + 30
+        live = page.evaluate("window.__received")
+        while not any(kind == "end" for kind, _ in live) and time.monotonic() < deadline:
+            page.wait_for_timeout(100)  # the feed's end follows its last update (wait_for_function needs eval: the CSP refuses it)
+            live = page.evaluate("window.__received")
+        assert live, "the page received no updates"
+
+        published = admin.stub.PublishMatches(arena_pb2.PublishMatchesRequest(group="league-web"), metadata=admin.metadata)
+        assert published.published == 1
+        page.wait_for_selector("body[data-state='public'] .record", timeout=30_000)
+        page.screenshot(path=str(shots / "match-public.png"), full_page=True)
+        print(f"\nscreenshots of the match page: {shots / 'match-sealed.png'} (sealed), {shots / 'match-public.png'} (published)")
+        hands = page.locator(".record table tbody tr").count()
+        assert hands >= 3, "the published record shows every seat's hand"
+        closed = "request failed: " + f"{base}/api/match/{match_id}/feed"  # the page closes the feed at its end
+        assert [p for p in problems if p != closed] == [], problems
+
+        store = Store(ref.db)
+        try:
+            states = _spectator_states(store, match_id, names)
+        finally:
+            store.close()
+        updates = [referee_pb2.WatchUpdate() for kind, _ in live if kind == "update"]
+        for update, data in zip(updates, [d for kind, d in live if kind == "update"]):
+            json_format.Parse(data, update)
+        assert updates and [kind for kind, _ in live].count("end") == 1
+        for update in updates:  # before the publication: nothing a spectator may not see
+            assert not update.full and not update.deals
+            key = update.view.SerializeToString(deterministic=True)
+            assert key in states, f"update of game {update.game_number}: a view no spectator is shown"
+            leaked = proto_cards(update) - states[key]
+            assert not leaked, f"hidden cards reached the page: {sorted(leaked)}"
+        assert all(p.hand_count and not p.hand for u in updates[:1] for p in u.view.players)
+
+
+def _read_lines(proc: subprocess.Popen[str], into: list[str]) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        into.append(line)
+
+
+def _wait_for(what: str, found: Callable[[], Any], proc: subprocess.Popen[str], output: list[str], timeout_s: float = 120) -> Any:
+    deadline = time.monotonic() + timeout_s
+    while not (result := found()):
+        assert proc.poll() is None, f"the league ended before {what}:\n{''.join(output)}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}:\n{''.join(output)}"
+        time.sleep(0.1)
+    return result
+
+
+def _standings(page: Any) -> dict[str, list[str]]:
+    """The league page's standings: bot -> its row's cells."""
+    rows = page.eval_on_selector_all("table.standings tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    return {cells[1]: cells for cells in rows}
+
+
+def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, browser: Any) -> None:
+    """`mizerka league run --http-port 0`: a real runner, referee and bot processes. It prints the
+    page's address; the arena page lists the league with its progress, the league page's standings
+    fill as games finish (the page refreshes itself), and a game playing now can be followed."""
+    slow = json.dumps([sys.executable, str(ROOT / "tests" / "bots" / "protobot.py"), "slow:10"])
+    path = league_file(tmp_path, name="webleague", bots=("a", "b", "c"), commands=dict.fromkeys("abc", slow),
+                       extra="games_per_table = 2")  # 6 games, one at a time: ~40 s
+    proc = subprocess.Popen([MIZERKA, "league", "run", str(path), "--http-port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    output: list[str] = []
+    reader = threading.Thread(target=_read_lines, args=(proc, output), daemon=True)
+    reader.start()
+    try:
+        said = _wait_for("the web page's address", lambda: [x for x in output if x.startswith("web page: ")], proc, output, 60)
+        url = said[0].split()[2]
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), said
+        page, problems = new_page(browser)
+        page.goto(url)
+        league_link = "table.leagues a[href='/league/webleague']"
+        page.wait_for_selector(league_link, timeout=30_000)
+        assert page.get_attribute("table.leagues progress", "max") == "6"
+        page.wait_for_selector("table.live tbody tr", timeout=60_000)  # its game playing now, listed as live
+        assert "league" in page.inner_text("table.live")
+        shots = tmp_path / "screenshots"
+        shots.mkdir()
+        page.screenshot(path=str(shots / "arena.png"), full_page=True)
+
+        page.click(league_link)
+        page.wait_for_selector("table.standings tbody tr", timeout=30_000)
+        head = page.eval_on_selector_all("table.standings thead th", "hs => hs.map(h => h.textContent)")
+        assert head[1] == "bot" and head[4] == "games" and head[5].startswith("points/game")
+        first = _standings(page)
+        assert sorted(first) == ["a", "b", "c"]
+        played = int(first["a"][4])
+        assert played < 6, "the league was over before its page was opened"
+        # the page refreshes itself: the standings change as the runner stores results (no reload here)
+        later = _wait_for("the standings to change", lambda: (s := _standings(page)) and int(s["a"][4]) > played and s,
+                          proc, output)
+        for cells in later.values():
+            assert re.fullmatch(r"[+-]\d+\.\d\d( ± \d+\.\d\d| \(no CI: \d+ sets?\))", cells[5]), cells
+            assert cells[4] == later["a"][4]  # three bots, three seats: every bot plays every game
+        progress = page.inner_text("main p")
+        assert re.search(r"\b[1-6]/6 games played", progress), progress
+        assert "null" not in page.inner_text("main").split() and "undefined" not in page.inner_text("main")
+        page.screenshot(path=str(shots / "league.png"), full_page=True)
+
+        playing = "main table:not(.standings):not(.h2h) a[href^='/match/']"  # "Playing now"
+        page.wait_for_selector(playing, timeout=60_000)
+        page.click(playing)
+        page.wait_for_selector("body[data-state='live'] .trick .card", timeout=60_000)
+        assert page.locator("table.players tbody tr").count() == 3
+        page.screenshot(path=str(shots / "league-match.png"), full_page=True)
+        print(f"\nscreenshots of a league's pages: {shots}/arena.png, league.png, league-match.png")
+        feed = re.compile(r"request failed: http://127\.0\.0\.1:\d+/api/match/[^/]+/feed")  # the page closes an ended feed
+        assert [p for p in problems if not feed.fullmatch(p)] == [], problems
+        page.close()
+        assert proc.wait(timeout=240) == 0, "".join(output)
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=60)
+        reader.join(timeout=10)
+    assert "standings after 6 games" in "".join(output)
+
+
+def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
+    """The page's feed converts updates to JSON with its own fast converter (server/web.py): it must
+    give what json_format gives, for every state of whole games (spectator's and full views, events
+    with every hand, full deal records), and the page's feed sends the names and ruleset once a game."""
+    for preset in ("mizerka-short", "mizerka"):
+        rules = load_ruleset(preset)
+        game = Game(rules, seed=7)
+        names = ["x", "y", "z"]
+        ruleset = protocol.ruleset_to_proto(rules)
+        framer = Framer()
+        steps = 0
+        while not game.finished:
+            if steps % 7 == 0 or game.decision() is None:
+                for audience in (SPECTATOR, FULL):
+                    events = project_events(game, audience)
+                    update = referee_pb2.WatchUpdate(
+                        match_id="m-1", game_number=2, full=audience == FULL, names=names, ruleset=ruleset,
+                        view=protocol.view_to_proto(project(game, audience), names),
+                        events=wire_events.EventEncoder(rules).encode_all(events),
+                        deals=wire_events.deal_records_from_events(events) if audience == FULL else [])
+                    expected = json_format.MessageToDict(update, always_print_fields_with_no_presence=True,
+                                                         preserving_proto_field_name=True)
+                    assert web._to_dict(update) == expected
+                    sent = json.loads(framer.frame(update).decode().split("data: ", 1)[1])
+                    if steps == 0 and audience == SPECTATOR:
+                        assert sent == expected  # the game's first update: with its header
+                    else:
+                        assert sent == {k: v for k, v in expected.items() if k not in ("names", "ruleset")}
+            decision = game.decision()
+            if decision is None:
+                break
+            legal = game.legal_actions()
+            game.apply(decision.seat, legal[steps % len(legal)] if legal else Exchange(()))
+            steps += 1
+        assert game.finished, "the game did not end"
+
+
+class _Feed:
+    """A server-sent-event client of the page's match feed: the events, in order, as (kind, data)."""
+
+    def __init__(self, url: str) -> None:
+        self.answer = urllib.request.urlopen(url, timeout=60)  # noqa: SIM115 (closed by close())
+
+    def next(self) -> tuple[str, dict[str, Any]]:
+        kind = data = None
+        while (line := self.answer.readline().decode()) != "\n":
+            assert line, "the feed closed without an end"
+            field, _, value = line.rstrip("\n").partition(": ")
+            kind, data = (value, data) if field == "event" else (kind, json.loads(value))
+        assert kind is not None and data is not None
+        return kind, data
+
+    def close(self) -> None:
+        self.answer.close()
+
+
+def test_spectators_of_a_live_match_share_its_feed(tmp_path: Path) -> None:
+    """Two spectators of one live match get the same updates (one projection, sent to both); each
+    game's names and ruleset come in the first update a spectator gets of it, never again; one who
+    joins late starts from the latest state; an ended match's feed ends with its end."""
+    with referee(tmp_path, "--http-port", "0") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        admin = Admin(ref.address)
+        bots = [admin.register(f"s{i}") for i in range(3)]
+        match_id = admin.create("mizerka-short", [b for b, _ in bots], seed="shared")
+        for _, token in bots:
+            ref.protobot(token, "slow:20")
+        deadline = time.monotonic() + 60
+        while admin.get(match_id).status != arena_pb2.MATCH_STATUS_RUNNING:
+            assert time.monotonic() < deadline, "the match did not start"
+            time.sleep(0.05)
+        first = _Feed(f"{base}/api/match/{match_id}/feed")
+        a = [first.next() for _ in range(3)]
+        second = _Feed(f"{base}/api/match/{match_id}/feed")
+        b = [second.next() for _ in range(4)]
+        a += [first.next() for _ in range(8)]
+        second.close()
+        while a[-1][0] != "end":
+            a.append(first.next())
+        first.close()
+        updates = [d for kind, d in a if kind == "update"]
+        assert [kind for kind, _ in a].count("end") == 1 and len(updates) == len(a) - 1
+        for feed in (updates, [d for _, d in b]):
+            assert feed[0]["names"] == ["s0", "s1", "s2"] and feed[0]["ruleset"]["preset"] == "mizerka-short"
+            assert all("names" not in d and "ruleset" not in d for d in feed[1:])
+        shared = [d for _, d in b[1:]]  # after its first (the latest state, with the header): the same as the other's
+        assert any(updates[i:i + len(shared)] == shared for i in range(1, len(updates))), "the two spectators' updates differ"
+        assert b[0][1]["view"] in [d["view"] for d in updates]  # its first: the latest state the other had too
+        assert updates[-1]["game_over"] and updates[-1]["match_over"]
+
+        ended = _Feed(f"{base}/api/match/{match_id}/feed")  # ended and public (no group): the full record
+        kind, record = ended.next()
+        assert kind == "update" and record["full"] and record["names"] == ["s0", "s1", "s2"] and record["deals"]
+        assert ended.next()[0] == "end"
+        ended.close()
+
+
+def test_the_page_serves_at_most_its_feeds_at_once(tmp_path: Path) -> None:
+    """A crowd of spectators (or a program opening feeds) cannot take the referee's time from the
+    matches: beyond --http-max-feeds a feed is refused with 503 and a reason, and a place freed by
+    a spectator who leaves is taken again."""
+    with referee(tmp_path, "--http-port", "0", "--http-max-feeds", "1") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        admin = Admin(ref.address)
+        bots = [admin.register(f"f{i}") for i in range(3)]
+        match_id = admin.create("mizerka-short", [b for b, _ in bots], seed="crowd", games=3)
+        for _, token in bots:
+            ref.protobot(token, "slow:20")
+        deadline = time.monotonic() + 60
+        while admin.get(match_id).status != arena_pb2.MATCH_STATUS_RUNNING:
+            assert time.monotonic() < deadline, "the match did not start"
+            time.sleep(0.05)
+        url = f"{base}/api/match/{match_id}/feed"
+        first = _Feed(url)
+        assert first.next()[0] == "update"
+        status, body = get(url)
+        assert status == 503 and "already serves 1 match feeds" in body["error"] and "--http-max-feeds" in body["error"]
+        first.close()
+        while True:  # the referee notices the closed connection at its next write to it
+            try:
+                again = _Feed(url)
+            except urllib.error.HTTPError as e:
+                assert e.code == 503, e
+                assert time.monotonic() < deadline + 60, "the freed feed was never given again"
+                time.sleep(0.1)
+                continue
+            assert again.next()[0] == "update"
+            again.close()
+            break
