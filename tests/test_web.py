@@ -318,21 +318,27 @@ class _Feed:
         self.answer.close()
 
 
+def _live_match(ref: Referee, prefix: str, seed: str, games: int = 1) -> str:
+    """A running mizerka-short match of three slow real bots (20 ms a decision): its id."""
+    admin = Admin(ref.address)
+    bots = [admin.register(f"{prefix}{i}") for i in range(3)]
+    match_id = admin.create("mizerka-short", [b for b, _ in bots], seed=seed, games=games)
+    for _, token in bots:
+        ref.protobot(token, "slow:20")
+    deadline = time.monotonic() + 60
+    while admin.get(match_id).status != arena_pb2.MATCH_STATUS_RUNNING:
+        assert time.monotonic() < deadline, "the match did not start"
+        time.sleep(0.05)
+    return match_id
+
+
 def test_spectators_of_a_live_match_share_its_feed(tmp_path: Path) -> None:
     """Two spectators of one live match get the same updates (one projection, sent to both); each
     game's names and ruleset come in the first update a spectator gets of it, never again; one who
     joins late starts from the latest state; an ended match's feed ends with its end."""
     with referee(tmp_path, "--http-port", "0") as ref:
         base = f"http://127.0.0.1:{web_port(ref)}"
-        admin = Admin(ref.address)
-        bots = [admin.register(f"s{i}") for i in range(3)]
-        match_id = admin.create("mizerka-short", [b for b, _ in bots], seed="shared")
-        for _, token in bots:
-            ref.protobot(token, "slow:20")
-        deadline = time.monotonic() + 60
-        while admin.get(match_id).status != arena_pb2.MATCH_STATUS_RUNNING:
-            assert time.monotonic() < deadline, "the match did not start"
-            time.sleep(0.05)
+        match_id = _live_match(ref, "s", seed="shared")
         first = _Feed(f"{base}/api/match/{match_id}/feed")
         a = [first.next() for _ in range(3)]
         second = _Feed(f"{base}/api/match/{match_id}/feed")
@@ -365,15 +371,8 @@ def test_the_page_serves_at_most_its_feeds_at_once(tmp_path: Path) -> None:
     a spectator who leaves is taken again."""
     with referee(tmp_path, "--http-port", "0", "--http-max-feeds", "1") as ref:
         base = f"http://127.0.0.1:{web_port(ref)}"
-        admin = Admin(ref.address)
-        bots = [admin.register(f"f{i}") for i in range(3)]
-        match_id = admin.create("mizerka-short", [b for b, _ in bots], seed="crowd", games=3)
-        for _, token in bots:
-            ref.protobot(token, "slow:20")
+        match_id = _live_match(ref, "f", seed="crowd", games=3)
         deadline = time.monotonic() + 60
-        while admin.get(match_id).status != arena_pb2.MATCH_STATUS_RUNNING:
-            assert time.monotonic() < deadline, "the match did not start"
-            time.sleep(0.05)
         url = f"{base}/api/match/{match_id}/feed"
         first = _Feed(url)
         assert first.next()[0] == "update"
