@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml proto/pyt
 	touch $@
 
 demo: $(STAMP)
-	$(BIN)/mizerka league run tournaments/demo.toml --fresh
+	$(BIN)/mizerka league run tournaments/demo.toml --fresh --http-port 0
 
 test: $(STAMP) clients
 	$(BIN)/python -m pytest -q
