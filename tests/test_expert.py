@@ -2,7 +2,8 @@
 (consistent with what the seat saw, never a card of a suit a seat is known void in), legal answers
 in every preset, determinism for a seed, the playout budget, and strength against the random bot.
 
-Searches here are bounded by a playout count with a time budget far above it, so they are
+The search's time budget is tested on a fake clock (time passes only when it is read); other
+searches are bounded by a playout count with a time budget far above it, so they are
 deterministic; nothing asserts on wall time."""
 
 from __future__ import annotations
@@ -139,17 +140,14 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert game(1) == game(1)
 
 
-def test_a_search_stays_within_its_playouts_and_stops_at_its_deadline() -> None:
+def test_a_search_stays_within_its_playouts() -> None:
     game = random_position("mizerka", 9, 47)  # the lead of a trick: 13 cards to choose from
     turn = turn_of(game)
     assert game.phase == Phase.PLAY and len(game.legal_actions()) > 1
     bot = ExpertBot(seed=1, simulations=50, budget_ms=SLOW_MS)
     bot.decide(turn)
-    assert bot.last is not None and 0 < bot.last.playouts <= 50
+    assert bot.last is not None and 0 < bot.last.playouts <= 50 and bot.last.stop == "playouts"
     assert bot.last.playouts == bot.last.samples * len(bot.last.means)
-    k = knowledge(turn)
-    _, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=lambda g: g.legal_actions())
-    assert stats.samples == 1  # a deadline already past: one sample, whatever the playout budget
 
 
 def test_the_time_budget_follows_the_clock() -> None:
@@ -158,6 +156,103 @@ def test_the_time_budget_follows_the_clock() -> None:
     assert bot.budget_for(turn_of(game, time_left_ms=10_000)) == 200
     assert bot.budget_for(turn_of(game, time_left_ms=100)) == 50
     assert bot.budget_for(turn_of(game, time_left_ms=0, bank_ms=2_000)) == 40
+    # the search plans to end at 80% of the budget and must end by all of it; never past half the turn's time
+    assert bot.deadlines(turn_of(game, time_left_ms=10_000), 5.0) == pytest.approx((5.16, 5.2))
+    assert bot.deadlines(turn_of(game, time_left_ms=100), 5.0) == pytest.approx((5.04, 5.05))
+    assert ExpertBot(budget_ms=200, aim=0.5).deadlines(turn_of(game), 0.0) == pytest.approx((0.1, 0.2))
+
+
+# ------------------------------------------------------------------ the time budget, on a fake clock
+class FakeClock:
+    """Seconds that pass only when read: ``step`` per reading (the search reads it once per playout),
+    plus ``jumps[n]`` at the n-th reading (a process waiting for a core)."""
+
+    def __init__(self, step: float, start: float = 100.0, jumps: dict[int, float] | None = None) -> None:
+        self.now, self.step, self.jumps, self.reads = start, step, jumps or {}, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.step + self.jumps.get(self.reads, 0.0)
+        return self.now
+
+
+def _lead() -> tuple[Turn, int]:
+    """A turn at the lead of a trick (13 cards to choose from), and its number of candidates."""
+    game = random_position("mizerka", 9, 47)
+    return turn_of(game), len(game.legal_actions())
+
+
+def test_a_stopped_clock_leaves_the_playout_count_in_charge_and_the_answer_to_the_seed() -> None:
+    turn, n = _lead()
+    answers = set()
+    bots = [ExpertBot(seed=3, simulations=5 * n, budget_ms=200, clock=FakeClock(step=0.0)),
+            ExpertBot(seed=3, simulations=5 * n, budget_ms=200, clock=FakeClock(step=0.0, start=1e6)),
+            ExpertBot(seed=3, simulations=5 * n, budget_ms=SLOW_MS)]  # the real clock, far from the budget
+    for bot in bots:
+        answers.add(bot.decide(turn).SerializeToString())
+        assert bot.last is not None and (bot.last.samples, bot.last.playouts, bot.last.stop) == (5, 5 * n, "playouts")
+    assert len(answers) == 1  # the same answer whatever the clock, when the count ends the search
+
+
+def test_the_search_plans_to_end_at_its_aim_and_reads_the_clock_before_every_playout() -> None:
+    turn, n = _lead()
+    clock = FakeClock(step=0.001)  # 1 ms per playout
+    bot = ExpertBot(seed=3, simulations=10_000, budget_ms=200, clock=clock)
+    start = clock.now
+    bot.decide(turn)
+    stats = bot.last
+    assert stats is not None and stats.stop == "clock"
+    assert clock.reads == stats.playouts + 2  # the decision's start, the search's start, one per playout
+    assert clock.now - start <= 0.8 * 0.200 + 1e-9  # within the plan: 80% of the budget
+    assert clock.now - start > 0.8 * 0.200 - (n + 1) * 0.001  # ... and no sample that would fit is left out
+    assert stats.playouts == stats.samples * n  # a sample that would pass the plan is not started
+
+
+def test_a_sample_the_clock_cuts_short_is_dropped() -> None:
+    turn, n = _lead()
+    # readings: the decision's start, the search's, then one after each playout: the fifth playout of
+    # the second sample stalls for 150 ms
+    clock = FakeClock(step=0.001, jumps={2 + n + 5: 0.150})
+    bot = ExpertBot(seed=3, simulations=10_000, budget_ms=200, clock=clock)
+    start = clock.now
+    bot.decide(turn)
+    stats = bot.last
+    assert stats is not None and stats.stop == "clock"
+    assert (stats.samples, stats.playouts) == (1, n + 5)  # the second sample's five playouts are not counted
+    assert clock.now - start <= 0.200  # the next playout would have passed the plan: none started
+    once = ExpertBot(seed=3, simulations=n, budget_ms=SLOW_MS)
+    once.decide(turn)
+    assert once.last is not None and once.last.means == stats.means  # the means are the first sample's alone
+
+
+def test_the_first_sample_is_only_cut_at_the_limit() -> None:
+    turn, n = _lead()
+    k = knowledge(turn)
+    candidates = random_position("mizerka", 9, 47).legal_actions()
+    legal = lambda g: g.legal_actions()  # noqa: E731
+    # past the plan but not the limit: the first sample completes, no second one starts
+    clock = FakeClock(step=0.001)
+    _, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=legal, limit=1e9, clock=clock)
+    assert (stats.samples, stats.playouts, stats.stop) == (1, n, "clock")
+    # past the limit too: one playout, and its candidate is the answer
+    clock = FakeClock(step=0.001)
+    action, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=legal, clock=clock)
+    assert (stats.samples, stats.playouts, len(stats.means), stats.stop) == (0, 1, 1, "clock")
+    assert action == candidates[0]
+    # 1 ms per playout after the search's start (1 ms): four playouts end by the limit, a fifth would not
+    clock = FakeClock(step=0.001)
+    action, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=legal,
+                           limit=clock.now + 0.0055, clock=clock)
+    assert (stats.samples, stats.playouts, len(stats.means)) == (0, 4, 4)
+    assert action in candidates[:4]
+
+
+def test_a_turn_with_little_time_halves_it() -> None:
+    clock = FakeClock(step=0.001)
+    bot = ExpertBot(seed=3, simulations=10_000, budget_ms=200, clock=clock)
+    start = clock.now
+    bot.decide(turn_of(random_position("mizerka", 9, 47), time_left_ms=60))  # at most 30 ms, planned 24
+    assert clock.now - start <= 0.024 + 1e-9
 
 
 def test_it_beats_the_random_bot_clearly() -> None:

@@ -12,11 +12,14 @@ candidate is tried on the same samples, so their differences are not blurred by 
   is declared once, so a contract is worth choosing now by how much better than average it fits.
 - Contracts and majors: every legal one is searched. Exchanges (too many discard sets to search):
   the candidates are the greedy policy's exchange of 0, 1, ... cards, each searched.
-- Budget: at most ``simulations`` (400) playouts per decision, stopped early before a sample would
-  pass the decision's time budget: ``budget_ms`` (200), never more than half the turn's time left
-  (or a fiftieth of the bank when the turn has no time of its own). Samples are drawn from the seed,
-  the deal and the turn number, so the answers depend only on the seed whenever the playout count,
-  not the clock, ends the searches (tests give a large time budget; a busy machine hits the clock).
+- Budget: at most ``simulations`` (400) playouts per decision, and a time budget: ``budget_ms``
+  (200), never more than half the turn's time left (or a fiftieth of the bank when the turn has no
+  time of its own). The search plans to end within ``aim`` (80%) of it, the rest absorbing what a
+  busy machine adds: the clock is read before every playout, and a sample (or playout) expected to
+  end past the plan, as long as the slowest so far, is not started (a sample the clock cuts short is
+  dropped, see :func:`search`). Samples are drawn from the seed, the deal and the turn number, so
+  the answers depend only on the seed whenever the playout count, not the clock, ends the searches
+  (tests give a large time budget or a stopped fake clock; a busy machine hits the clock).
 
 The engine is an optional dependency of the SDK: :mod:`mizerka.bots` registers this bot only when
 ``mizerka_engine`` can be imported (``pip install mizerka-client[expert]``, or with the server).
@@ -31,10 +34,11 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from mizerka.bot import Bot
+from mizerka.bots.determinize import Knowledge, engine_rules, knowledge, rebuild, sample_deal
 from mizerka.turn import EXCHANGE, Turn
-from mizerka_engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset, load_ruleset
+from mizerka_engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset
 from mizerka_engine.actions import PASS
-from mizerka_engine.cards import FULL_DECK, SUIT_MASKS, card_mask, format_card, format_cards, mask_cards, parse_card
+from mizerka_engine.cards import SUIT_MASKS, format_card, format_cards, mask_cards
 from mizerka_engine.game import trick_winner
 from mizerka_proto import game_pb2, referee_pb2
 
@@ -42,211 +46,6 @@ __all__ = ["ExpertBot", "Knowledge", "contract_baselines", "knowledge", "rebuild
 
 _WAITING = Phase.WAITING
 _EXCHANGE_ORDER_LIMIT = 8  # exchange candidates searched: of 0..7 cards
-
-
-# ------------------------------------------------------------------------------ what the seat knows
-class Knowledge(NamedTuple):
-    """Everything one seat knows about the current deal, as engine values (cards as ints, masks)."""
-
-    rules: Ruleset
-    seat: int
-    caller: int
-    declarer: int
-    used: tuple[int, ...]  # per seat: bit i = contract i used
-    totals: tuple[int, ...]
-    tiebreak: bool
-    hand: int  # the seat's visible cards (mask)
-    unseen_own: int  # own cards not shown yet (choose_after = 6, before the contract)
-    hand_counts: tuple[int, ...]
-    announcements: tuple[Action, ...]  # Choose / Major actions in order, with their seats
-    announcers: tuple[int, ...]
-    exchanged: tuple[int | None, ...]
-    discards: tuple[int, ...]  # the seat's own discards, in order
-    taken: tuple[int, ...]  # the seat's own taken cards, in talon order
-    talon: tuple[int, ...] | None  # the talon, when the seat has seen it
-    plays: tuple[tuple[int, int], ...]  # (seat, card) of the deal in order
-    voids: tuple[int, ...]  # per seat: bit s = known void in suit s
-
-
-def _enum_text(enum: object, prefix: str, value: int) -> str:
-    """``DECLARER_MODE_CONTINUOUS_DEALER`` -> ``"continuous-dealer"`` (the engine's option text)."""
-    return enum.Name(value).removeprefix(prefix).lower().replace("_", "-")  # type: ignore[attr-defined]
-
-
-@lru_cache(maxsize=32)
-def _rules_from_bytes(data: bytes) -> Ruleset:
-    wire = game_pb2.Ruleset.FromString(data)
-    options = {
-        "declarer": _enum_text(game_pb2.DeclarerMode, "DECLARER_MODE_", wire.declarer),
-        "deals": wire.deals,
-        "revoke": _enum_text(game_pb2.RevokeMode, "REVOKE_MODE_", wire.revoke),
-        "tiebreak": _enum_text(game_pb2.TiebreakMode, "TIEBREAK_MODE_", wire.tiebreak),
-        "tiebreak_max": wire.tiebreak_max,
-        "quotas_plus": list(wire.quotas_plus),
-        "quotas_minus": list(wire.quotas_minus),
-        "choose_after": "all" if wire.choose_after_all else 6,
-        "trumps_allow_spades": wire.trumps_allow_spades,
-    }
-    return load_ruleset(wire.preset, options)
-
-
-def engine_rules(wire: game_pb2.Ruleset) -> Ruleset:
-    """The engine's Ruleset for a wire Ruleset (every option in force travels on the wire)."""
-    return _rules_from_bytes(wire.SerializeToString(deterministic=True))
-
-
-def knowledge(turn: Turn) -> Knowledge:
-    """What ``turn``'s seat knows, read off its SeatView."""
-    rules = engine_rules(turn.ruleset)
-    view = turn.view
-    names = [c.name for c in rules.contracts]
-    players = view.players
-    me = players[turn.seat]
-    plays: list[tuple[int, int]] = []
-    voids = [0] * rules.players
-    for trick in view.tricks:
-        led = -1
-        for p in trick.plays:
-            card = parse_card(p.card)
-            if led < 0:
-                led = card // 13
-            elif card // 13 != led:
-                voids[p.seat] |= 1 << led
-            plays.append((p.seat, card))
-    announcements: list[Action] = []
-    trump = "SHDC".find(view.trump) if view.trump else None
-    for a in view.announcements:
-        if a.kind == game_pb2.ANNOUNCEMENT_KIND_CONTRACT:
-            contract = rules.contract(a.contract)
-            announcements.append(Choose(a.contract, trump if contract is not None and contract.names_trump else None))
-        else:
-            announcements.append(Major(a.contract or None))
-    hand = card_mask(parse_card(c) for c in me.hand)
-    return Knowledge(
-        rules=rules,
-        seat=turn.seat,
-        caller=view.caller,
-        declarer=view.declarer,
-        used=tuple(sum(1 << names.index(n) for n in p.used_contracts) for p in players),
-        totals=tuple(p.total for p in players),
-        tiebreak=view.tiebreak,
-        hand=hand,
-        unseen_own=me.hand_count - hand.bit_count(),
-        hand_counts=tuple(p.hand_count for p in players),
-        announcements=tuple(announcements),
-        announcers=tuple(a.seat for a in view.announcements),
-        exchanged=tuple(p.exchanged if p.HasField("exchanged") else None for p in players),
-        discards=tuple(parse_card(c) for c in me.discarded),
-        taken=tuple(parse_card(c) for c in me.taken),
-        talon=tuple(parse_card(c) for c in turn.talon) or None,
-        plays=tuple(plays),
-        voids=tuple(voids),
-    )
-
-
-# ------------------------------------------------------------------------------------ sampling
-class Sample(NamedTuple):
-    """One deal consistent with a seat's knowledge, and the exchanges to replay on it."""
-
-    deal: Deal
-    discards: tuple[tuple[int, ...], ...]  # per seat, as exchanged (empty where not yet)
-    taken: tuple[tuple[int, ...], ...]  # per seat, in talon order
-
-
-def _draw(mask: int, count: int, rng: random.Random) -> int:
-    """``count`` cards of ``mask`` drawn at random, as a mask."""
-    return card_mask(rng.sample(mask_cards(mask), count)) if count else 0
-
-
-def _fill_hidden_hands(pool: int, need: dict[int, int], allowed: dict[int, int], rng: random.Random) -> dict[int, int]:
-    """Each seat's hidden hand: ``need[j]`` cards of ``pool`` within ``allowed[j]`` (its non-void suits).
-
-    Card by card, each draw keeps Hall's condition for the hands still to fill: every group of them
-    must find at least as many allowed cards in the pool as it still needs, so a draw never strands a
-    later hand (the other slots of a sample take any card)."""
-    seats = sorted(need, key=lambda j: (allowed[j] & pool).bit_count() - need[j])
-    left = dict(need)
-    hands = dict.fromkeys(need, 0)
-    groups = [[s for i, s in enumerate(seats) if k >> i & 1] for k in range(1, 1 << len(seats))]
-
-    def feasible(pool_now: int) -> bool:
-        for group in groups:
-            union = 0
-            for s in group:
-                union |= allowed[s]
-            if (union & pool_now).bit_count() < sum(left[s] for s in group):
-                return False
-        return True
-
-    for j in seats:
-        while left[j]:
-            options = mask_cards(pool & allowed[j])
-            rng.shuffle(options)
-            left[j] -= 1
-            for card in options:
-                if feasible(pool & ~(1 << card)):
-                    break
-            else:  # pragma: no cover -- the real deal satisfies every constraint, so a draw always exists
-                raise ValueError("the seat's knowledge admits no deal")
-            pool &= ~(1 << card)
-            hands[j] |= 1 << card
-    return hands
-
-
-def sample_deal(k: Knowledge, rng: random.Random) -> Sample:
-    """A deal (hands as dealt, talon in order) on which the deal so far replays exactly as ``k`` saw it.
-
-    The hidden cards (others' hands now, others' discards, the rest of the talon, own cards not shown
-    yet) are drawn from the cards the seat has not seen; a seat known void in a suit gets none of it.
-    The cards another seat took in a blind exchange are drawn from what it held after it."""
-    me, n = k.seat, k.rules.players
-    played = [0] * n
-    for s, c in k.plays:
-        played[s] |= 1 << c
-    seen = k.hand | card_mask(k.discards) | card_mask(k.taken) | card_mask(k.talon or ()) | sum(played)
-    pool = FULL_DECK & ~seen
-    others = [j for j in range(n) if j != me]
-    allowed = {j: FULL_DECK & ~sum(SUIT_MASKS[s] for s in range(4) if k.voids[j] >> s & 1) for j in others}
-    hidden = _fill_hidden_hands(pool, {j: k.hand_counts[j] for j in others}, allowed, rng)
-    for j in others:
-        pool &= ~hidden[j]
-    hidden[me] = k.hand | _draw(pool, k.unseen_own, rng)
-    pool &= ~hidden[me]
-    discards: list[tuple[int, ...]] = [()] * n
-    taken: list[tuple[int, ...]] = [()] * n
-    discards[me], taken[me] = k.discards, k.taken
-    for j in others:
-        count = k.exchanged[j] or 0
-        drawn = _draw(pool, count, rng)
-        pool &= ~drawn
-        discards[j] = tuple(mask_cards(drawn))
-        taken[j] = tuple(rng.sample(mask_cards(hidden[j] | played[j]), count))
-    if k.talon is not None:
-        talon = k.talon
-    else:
-        order = [(k.declarer + i) % n for i in range(n)]  # the blind exchange's order; pick: one seat takes
-        rest = mask_cards(pool)
-        rng.shuffle(rest)
-        talon = tuple(c for j in order for c in taken[j]) + tuple(rest)
-    hands = tuple(
-        tuple(mask_cards((hidden[j] | played[j]) & ~card_mask(taken[j]) | card_mask(discards[j]))) for j in range(n)
-    )
-    return Sample(Deal(hands, talon, k.caller), tuple(discards), tuple(taken))
-
-
-def rebuild(k: Knowledge, sample: Sample) -> Game:
-    """The game at the seat's decision on ``sample``: the deal started with :meth:`Game.at_deal`, then
-    the announcements, exchanges and plays the seat saw, replayed by the engine."""
-    game = Game.at_deal(k.rules, sample.deal, k.caller, k.used, k.totals, k.tiebreak)
-    for seat, action in zip(k.announcers, k.announcements):
-        game.apply(seat, action)
-    pick = k.rules.exchange == "pick"
-    while game.phase == Phase.EXCHANGE and k.exchanged[game.to_act] is not None:
-        seat = game.to_act
-        game.apply(seat, Exchange(sample.discards[seat], sample.taken[seat] if pick else None))
-    for seat, card in k.plays:
-        game.apply(seat, Play(card))
-    return game
 
 
 # ------------------------------------------------------------------------------ the playout policy
@@ -373,46 +172,89 @@ def outcome(game: Game, seat: int, baselines: dict[str, float]) -> float:
 
 
 # ------------------------------------------------------------------------------------- search
+AIM = 0.8  #: the search plans to end within this share of the decision's budget
+
+
 class SearchStats(NamedTuple):
-    """One decision's search: samples drawn, playouts run, and the mean outcome per candidate."""
+    """One decision's search: complete samples (each playing out every candidate), playouts run
+    (with those of a sample cut short by the clock), the mean outcome per candidate over the
+    complete samples, and what ended the search: ``"playouts"`` (the count: deterministic),
+    ``"clock"`` or ``"single"`` (one candidate, no search)."""
 
     samples: int
     playouts: int
     means: tuple[float, ...]
+    stop: str = "playouts"
+
+
+Clock = Callable[[], float]
 
 
 def search(
     k: Knowledge, rng: random.Random, simulations: int, deadline: float,
-    candidates_of: Callable[[Game], Sequence[Action]],
+    candidates_of: Callable[[Game], Sequence[Action]], *, limit: float | None = None,
+    clock: Clock = time.monotonic,
 ) -> tuple[Action, SearchStats]:
-    """The candidate with the best mean outcome over samples (every candidate on every sample),
-    stopping before ``simulations`` playouts or before a sample would end past ``deadline``
-    (``time.monotonic``; the next sample may take as long as the slowest so far), after one sample
-    at least."""
+    """The candidate with the best mean outcome over samples (every candidate on every sample).
+
+    ``deadline`` is when the search plans to be done, ``limit`` (default: ``deadline``) when it must
+    be, both on ``clock``. The clock is read before every playout:
+
+    - a new sample starts only if ``simulations`` leaves room for all its playouts and, after the
+      first sample, if it is expected to end by ``deadline`` (as long as the slowest sample so far);
+    - a playout starts only if it is expected to end by ``deadline`` (as long as the slowest playout
+      so far), else the sample in progress is dropped; the first sample is only cut at ``limit``,
+      and if it is, the best of the candidates it played out so far is chosen.
+
+    When the playout count ends the search the answer depends only on ``rng`` (the clock only
+    decides when to stop)."""
+    if limit is None:
+        limit = deadline
     baselines = contract_baselines(k.rules)
     root = rebuild(k, sample_deal(k, rng))
     candidates = list(candidates_of(root))
-    if len(candidates) == 1:
-        return candidates[0], SearchStats(0, 0, (0.0,))
-    sums = [0.0] * len(candidates)
+    n = len(candidates)
+    if n == 1:
+        return candidates[0], SearchStats(0, 0, (0.0,), "single")
+    sums = [0.0] * n
     samples = playouts = 0
-    slowest = 0.0  # the longest sample so far: the next one is not started unless that much time is left
+    slowest_sample = slowest_playout = 0.0  # the longest so far: what the next one may take
+    now = clock()
     while True:
-        began = time.monotonic()
-        for i, action in enumerate(candidates):
+        began = now
+        partial: list[float] = []
+        for action in candidates:
+            if partial and now + slowest_playout > (deadline if samples else limit):
+                break  # the clock cuts this sample short (a sample's first playout was cleared with it)
             game = root.copy()
             game.apply(k.seat, action)
             play_out(game)
-            sums[i] += outcome(game, k.seat, baselines)
-        samples += 1
-        playouts += len(candidates)
-        now = time.monotonic()
-        slowest = max(slowest, now - began)
-        if playouts + len(candidates) > simulations or now + slowest > deadline:
-            break  # another sample would pass the playout or the time budget
-        root = rebuild(k, sample_deal(k, rng))
-    best = max(range(len(candidates)), key=lambda i: (sums[i], -i))
-    return candidates[best], SearchStats(samples, playouts, tuple(s / samples for s in sums))
+            partial.append(outcome(game, k.seat, baselines))
+            playouts += 1
+            then, now = now, clock()
+            slowest_playout = max(slowest_playout, now - then)
+        else:
+            samples += 1
+            sums = [a + b for a, b in zip(sums, partial)]
+            slowest_sample = max(slowest_sample, now - began)
+            if (samples + 1) * n > simulations:
+                break  # another sample would pass the playout budget
+            if now + slowest_sample > deadline:
+                return _best(candidates, sums, samples, playouts, "clock")  # ... or the time budget
+            root = rebuild(k, sample_deal(k, rng))
+            continue
+        if samples:  # a sample cut short is dropped: every candidate is judged on the same samples
+            return _best(candidates, sums, samples, playouts, "clock")
+        best = max(range(len(partial)), key=lambda i: (partial[i], -i))  # the first sample, cut at the limit
+        return candidates[best], SearchStats(0, playouts, tuple(partial), "clock")
+    return _best(candidates, sums, samples, playouts, "playouts")
+
+
+def _best(candidates: Sequence[Action], sums: Sequence[float], samples: int, playouts: int,
+          stop: str) -> tuple[Action, SearchStats]:
+    """The candidate with the best total (the first of equals), and the search's stats."""
+    best = max(range(len(sums)), key=lambda i: (sums[i], -i))
+    return candidates[best], SearchStats(samples, playouts, tuple(s / samples for s in sums), stop)
 
 
 def _candidates(game: Game) -> Sequence[Action]:
@@ -428,10 +270,13 @@ class ExpertBot(Bot):
     name = "expert"
     version = "1"
 
-    def __init__(self, seed: int | str | None = None, simulations: int = 400, budget_ms: float = 200.0) -> None:
+    def __init__(self, seed: int | str | None = None, simulations: int = 400, budget_ms: float = 200.0, *,
+                 aim: float = AIM, clock: Clock = time.monotonic) -> None:
         self.seed = 0 if seed is None else seed
         self.simulations = simulations
         self.budget_ms = budget_ms
+        self.aim = aim  #: the share of the budget the search plans to use (the rest absorbs overshoot)
+        self.clock = clock  #: seconds, monotonic (tests inject a fake one)
         self.last: SearchStats | None = None  #: the last decision's search (for benchmarks and tests)
 
     def budget_for(self, turn: Turn) -> float:
@@ -447,11 +292,17 @@ class ExpertBot(Bot):
         """Work out the contract baselines before the clock runs (once per ruleset and process)."""
         contract_baselines(engine_rules(start.ruleset))
 
+    def deadlines(self, turn: Turn, start: float) -> tuple[float, float]:
+        """When the search of ``turn`` begun at ``start`` plans to end (``aim`` of the budget) and
+        when it must (the whole budget), in the clock's seconds."""
+        budget = self.budget_for(turn) / 1000
+        return start + self.aim * budget, start + budget
+
     def decide(self, turn: Turn) -> game_pb2.Action:
-        start = time.monotonic()
+        deadline, limit = self.deadlines(turn, self.clock())
         k = knowledge(turn)
         rng = random.Random(f"{self.seed}:{turn.deal}:{turn.view.redeal}:{turn.number}")
-        action, self.last = search(k, rng, self.simulations, start + self.budget_for(turn) / 1000, _candidates)
+        action, self.last = search(k, rng, self.simulations, deadline, _candidates, limit=limit, clock=self.clock)
         return to_wire(turn, action)
 
 
