@@ -68,11 +68,13 @@ def _latest(batch: list[Any]) -> dict[int, tuple[Game, bool]]:
     return latest
 
 
-async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, fold: bool = False) -> AsyncIterator[referee_pb2.WatchUpdate]:
+async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, fold: bool = False,
+                        events: bool = True) -> AsyncIterator[referee_pb2.WatchUpdate]:
     """Every update of the match ``row`` (looked up by the caller, who answers an unknown id): the
     live game as a spectator sees it while it runs, then the ended games, fully only if the match
     is public or ``admin``. One update per change (the gRPC Watch); with ``fold``, a watcher that
-    falls behind gets the changes it missed in one update per game (the web page's paced feed)."""
+    falls behind gets the changes it missed in one update per game (the web page's paced feed).
+    Without ``events`` the live updates carry the view alone (the page draws the table from it)."""
     live = arena.live.get(row.id)
     if live is not None:
         names = await asyncio.to_thread(bot_names, arena.store, row)
@@ -91,13 +93,15 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, fold: bool
                     batch.append(queue.get_nowait())
                 ended = batch[-1] is None
                 for index, (game, over) in _latest([b for b in batch if b is not None]).items():
-                    start, encoder = cursor.get(index, (0, wire_events.EventEncoder(rules)))
-                    events = encoder.encode_all(project_events(game, SPECTATOR, start))
-                    cursor[index] = (len(game.log), encoder)
-                    yield referee_pb2.WatchUpdate(
+                    update = referee_pb2.WatchUpdate(
                         match_id=row.id, game_number=index, names=names, ruleset=ruleset,
-                        view=protocol.view_to_proto(project(game, SPECTATOR), names), events=events, game_over=over,
+                        view=protocol.view_to_proto(project(game, SPECTATOR), names), game_over=over,
                     )
+                    if events:
+                        start, encoder = cursor.get(index, (0, wire_events.EventEncoder(rules)))
+                        update.events.extend(encoder.encode_all(project_events(game, SPECTATOR, start)))
+                        cursor[index] = (len(game.log), encoder)
+                    yield update
         finally:
             live.watchers.discard(queue)
         row = await asyncio.to_thread(arena.store.match, row.id) or row

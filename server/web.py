@@ -181,8 +181,8 @@ class Framer:
 
 class Broadcast:
     """A live match's feed for every spectator of it on the page: one :func:`watch_updates` (one
-    projection per change, folded when changes come faster than ``pace_s``), each update made JSON
-    once, the same bytes written to all. A spectator who joins first gets the latest update of each
+    projection per change, folded when changes come faster than ``pace_s``; the view without the
+    events, from which the page draws nothing), each update made JSON once, the same bytes written to all. A spectator who joins first gets the latest update of each
     game so far, with its header."""
 
     def __init__(self, page: WebPage, row: MatchRow) -> None:
@@ -223,7 +223,7 @@ class Broadcast:
     async def _run(self) -> None:
         end: bytes | None = DROPPED  # stopped (the referee shuts down) or failed: the browsers reconnect
         try:
-            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, admin=False, fold=True)) as updates:
+            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, admin=False, fold=True, events=False)) as updates:
                 async for update in updates:
                     data, first = self.framer.split(update)
                     self.latest[data["game_number"]] = data
