@@ -38,7 +38,8 @@ import pytest
 import sqlalchemy as sa
 from netns import Host, NetnsPostgres, Network
 from test_crash_resume import NO_FAULTS
-from test_workers import BOTS, MIZERKA, Db, single_host_standings
+from test_workers import MIZERKA, Db, single_host_standings
+from test_workers import league_file as workers_league_file
 
 LEASE_S = 6
 # Long enough that host B is still busy (its referee and bots up) when the cut host's leases expire.
@@ -47,15 +48,7 @@ GAMES = 4 * 3 * GAMES_PER_TABLE  # 4 tables x 3 seatings
 
 
 def league_file(tmp: Path, db: str | None = None) -> Path:
-    lines = ['name = "hosts"', 'preset = "mizerka-short"', 'seed = "fixed"', f'data = "{tmp / "data"}"', "concurrency = 2",
-             f"games_per_table = {GAMES_PER_TABLE}", "[clock]", "decision_ms = 10000", "bank_ms = 60000"]
-    if db is not None:
-        lines.insert(4, f'db = "{db}"')
-    for bot in BOTS:
-        lines += ["[[bots]]", f'name = "{bot}"', f'command = ["mizerka-bot", "{bot.rstrip("0123456789")}"]']
-    path = tmp / "hosts.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return workers_league_file(tmp, db, name="hosts", games_per_table=GAMES_PER_TABLE)
 
 
 @pytest.fixture(scope="module")

@@ -31,14 +31,14 @@ BOTS = ("heuristic", "greedy", "cautious", "heuristic2")
 GAMES = 24  # 4 tables x 3 seatings x 2 games
 
 
-def league_file(tmp: Path, db: str | None = None) -> Path:
-    lines = ['name = "spread"', 'preset = "mizerka-short"', 'seed = "fixed"', f'data = "{tmp / "data"}"', "concurrency = 2",
-             "games_per_table = 2", "[clock]", "decision_ms = 10000", "bank_ms = 60000"]
+def league_file(tmp: Path, db: str | None = None, name: str = "spread", games_per_table: int = 2) -> Path:
+    lines = [f'name = "{name}"', 'preset = "mizerka-short"', 'seed = "fixed"', f'data = "{tmp / "data"}"', "concurrency = 2",
+             f"games_per_table = {games_per_table}", "[clock]", "decision_ms = 10000", "bank_ms = 60000"]
     if db is not None:
         lines.insert(4, f'db = "{db}"')
     for bot in BOTS:
         lines += ["[[bots]]", f'name = "{bot}"', f'command = ["mizerka-bot", "{bot.rstrip("0123456789")}"]']
-    path = tmp / "spread.toml"
+    path = tmp / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
 

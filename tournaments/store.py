@@ -218,19 +218,24 @@ class LeagueStore(Store):
                 conn.execute(table.delete().where((table.c.league if table is not leagues else table.c.name) == league))
 
 
-def load_results(store: LeagueStore, league: League) -> Standings:
-    """The league's standings from its stored results, in schedule order (ratings depend on it)."""
-    rows = store.league_games(league.name)
+def stored_standings(store: LeagueStore, name: str, bot_names: list[str]) -> tuple[Standings, list[GameResult], int]:
+    """League ``name``'s standings from its stored results, in schedule order (ratings depend on it),
+    without the separation verdicts (they need the league file); with the finished games and the
+    number of games scheduled."""
+    rows = store.league_games(name)
     games = [
         GameResult(r["key"], r["unit"], tuple(r["seats"]), tuple(r["totals"]), tuple(r["faults"]))
         for r in rows if r["status"] == FINISHED
     ]
-    bots = store.league_bots(league.name)
-    result = standings(
-        [b.name for b in league.bots], games, {b["name"]: b["crashes"] for b in bots},
-        [b["name"] for b in bots if b["disabled"]],
-    )
-    result.separation = separation([b.name for b in result.bots], games, league.round_games, league.confidence, len(rows))
+    bots = store.league_bots(name)
+    table = standings(bot_names, games, {b["name"]: b["crashes"] for b in bots}, [b["name"] for b in bots if b["disabled"]])
+    return table, games, len(rows)
+
+
+def load_results(store: LeagueStore, league: League) -> Standings:
+    """The league's standings from its stored results, with the separation of adjacent pairs."""
+    result, games, scheduled = stored_standings(store, league.name, [b.name for b in league.bots])
+    result.separation = separation([b.name for b in result.bots], games, league.round_games, league.confidence, scheduled)
     return result
 
 

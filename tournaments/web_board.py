@@ -14,8 +14,7 @@ import sqlalchemy as sa
 
 from server.database import is_postgres
 from server.store import FINISHED, RUNNING
-from tournaments.stats import GameResult, standings
-from tournaments.store import LeagueStore, leagues
+from tournaments.store import LeagueStore, leagues, stored_standings
 
 REPORT_FOLDER = "report"  # beside a SQLite league's database: `mizerka report LEAGUE --out DATA/report`
 
@@ -44,11 +43,7 @@ class DatabaseLeagues:
         if row is None:
             return None
         games = self.store.league_games(name)
-        bots = self.store.league_bots(name)
-        results = [GameResult(g["key"], g["unit"], tuple(g["seats"]), tuple(g["totals"]), tuple(g["faults"]))
-                   for g in games if g["status"] == FINISHED]
-        table = standings(row.fingerprint["bots"], results, {b["name"]: b["crashes"] for b in bots},
-                          [b["name"] for b in bots if b["disabled"]])
+        table, _, _ = stored_standings(self.store, name, row.fingerprint["bots"])
         live = [{"key": g["key"], "match_id": g["match_id"], "seats": g["seats"]} for g in games if g["status"] == RUNNING]
         return {**self._progress(name, games), "preset": row.fingerprint.get("preset"), "standings": table.to_json(),
                 "playing": live}
