@@ -2,60 +2,110 @@
 
 A full collection walks every object the collector tracks: with a thousand matches and three
 thousand streams some 600,000 of them (grpc.aio's coroutines, tasks and futures of every stream,
-every game's records), a stall of 0.3 to 0.7 s every few seconds during which no clock, stream or
-admin call moves. Almost all of them live long (a stream, a game) and end by reference counting,
-not in a cycle that only the collector can free. So what survives a collection of the older
-young generation is frozen (``gc.freeze``: never walked again, still freed by reference counting
-as usual), and every ``full_every_s`` all is unfrozen and collected once, which frees any cycle
-that formed among frozen objects. Young collections, which walk only new objects, run as before.
+every game's records), a stall of 0.3 to 0.7 s during which no clock, stream or admin call moves.
+Almost all of them live long (a stream, a game) and end by reference counting, not in a cycle that
+only the collector can free.
+
+CPython's own young collections do not fit this load either. They start when allocations exceed
+deallocations by 700, and every object freed counts as a deallocation, however old it was. With
+thousands of streams each awaiting a bot, a new coroutine and future for every awaited message
+roughly balances an old one freed, so the young generation fills with every live await. Each
+young collection then walks all of them again: 40 to 60 ms pauses and 6 to 9% of the referee's
+CPU at 1,000 matches (`make bench-load`, BENCHMARKS.md).
+
+So the automatic collector is off and this one runs on the event loop:
+
+- every ``young_every_s`` it collects the youngest generation: only what was allocated since the
+  last tick, a millisecond or two at most. Then it freezes the survivors (``gc.freeze``). A frozen
+  object is never walked again and is still freed by reference counting as usual. Each object is
+  walked once.
+- a full collection unfreezes everything, collects and freezes again. This frees any cycle that
+  formed among frozen objects. It runs every ``full_every_s``, and also when, checked every
+  ``check_every_s``, the interpreter's allocated memory blocks (``sys.getallocatedblocks``, live
+  or garbage) exceed by ``full_share`` what the last full collection left. That bounds the garbage
+  such cycles can hold to a share of what is alive.
+
+Two cheaper-looking triggers do not work. Counting the frozen objects (``gc.get_freeze_count``)
+walks all of them: done every tick, it halved the referee's throughput. Counting the objects
+frozen since the last full collection ignores those freed since: with thinking bots, every
+awaited message survives a tick and is freed half a second later, so that count set off a 0.5 s
+full collection every 5 s.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Any
+import sys
+import time
+
+import structlog
 
 __all__ = ["Collector"]
+
+log = structlog.get_logger("collector")
 
 
 class Collector:
     """The policy above, from :meth:`start` (on the server's event loop) to :meth:`stop`."""
 
-    def __init__(self, full_every_s: float = 300.0) -> None:
+    def __init__(self, young_every_s: float = 0.02, full_every_s: float = 300.0, full_share: float = 0.5,
+                 check_every_s: float = 1.0) -> None:
+        self.young_every_s = young_every_s
         self.full_every_s = full_every_s
+        self.full_share = full_share
+        self.check_every_s = check_every_s
+        self.young_collections = 0
         self.full_collections = 0
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._freeze_queued = False
-        self._timer: asyncio.TimerHandle | None = None
+        self._was_enabled = False
+        self._young: asyncio.TimerHandle | None = None
+        self._full: asyncio.TimerHandle | None = None
+        self._check: asyncio.TimerHandle | None = None
+        self._blocks = 0  # allocated blocks after the last full collection
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
+        self._was_enabled = gc.isenabled()
+        gc.disable()
         gc.freeze()  # what the server holds from its start (modules, stubs, grpc) is never walked again
-        gc.callbacks.append(self._collected)
-        self._timer = loop.call_later(self.full_every_s, self._collect_all)
+        self._blocks = sys.getallocatedblocks()
+        self._young = loop.call_later(self.young_every_s, self._collect_young)
+        self._full = loop.call_later(self.full_every_s, self._collect_all)
+        self._check = loop.call_later(self.check_every_s, self._check_growth)
 
     def stop(self) -> None:
-        if self._collected in gc.callbacks:
-            gc.callbacks.remove(self._collected)
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._young, self._full, self._check):
+            if timer is not None:
+                timer.cancel()
+        self._young = self._full = self._check = None
         gc.unfreeze()
+        if self._was_enabled:
+            gc.enable()
 
-    def _collected(self, phase: str, info: dict[str, Any]) -> None:
-        """A gc callback (in whatever thread collected): freeze the survivors, on the loop."""
-        if phase == "stop" and info["generation"] >= 1 and not self._freeze_queued and self._loop is not None:
-            self._freeze_queued = True
-            self._loop.call_soon_threadsafe(self._freeze)
-
-    def _freeze(self) -> None:
-        self._freeze_queued = False
+    def _collect_young(self) -> None:
+        assert self._loop is not None
+        gc.collect(0)
         gc.freeze()
+        self.young_collections += 1
+        self._young = self._loop.call_later(self.young_every_s, self._collect_young)
+
+    def _check_growth(self) -> None:
+        assert self._loop is not None
+        if sys.getallocatedblocks() > self._blocks * (1 + self.full_share):  # ~0.3 ms at 300 MB
+            self._collect_all()
+        self._check = self._loop.call_later(self.check_every_s, self._check_growth)
 
     def _collect_all(self) -> None:
+        assert self._loop is not None
+        before, started = gc.get_freeze_count(), time.perf_counter()
         gc.unfreeze()
         gc.collect()
         gc.freeze()
+        self._blocks = sys.getallocatedblocks()
         self.full_collections += 1
-        assert self._loop is not None
-        self._timer = self._loop.call_later(self.full_every_s, self._collect_all)
+        log.info("full garbage collection", objects_before=before, objects_after=gc.get_freeze_count(),
+                 ms=round((time.perf_counter() - started) * 1000, 1))
+        if self._full is not None:
+            self._full.cancel()
+        self._full = self._loop.call_later(self.full_every_s, self._collect_all)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
+import weakref
 from pathlib import Path
 
 import grpc
@@ -156,21 +158,68 @@ async def test_the_allowance_shrinks_while_iterations_run_long_and_cancelled_tur
 
 
 # -------------------------------------------------------------------------------- collector
+class Node:
+    """An object that can sit in a reference cycle and be watched through a weak reference."""
+
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def cycle() -> weakref.ref[Node]:
+    """Two nodes holding each other: only the collector can free them once nobody else does."""
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
 @pytest.mark.asyncio
-async def test_the_collector_freezes_what_survives_and_collects_everything_on_schedule() -> None:
-    collector = Collector(full_every_s=0.05)
+async def test_the_collector_frees_young_cycles_each_tick_and_freezes_what_survives() -> None:
+    collector = Collector(young_every_s=0.01, full_every_s=3600)
     try:
         collector.start(asyncio.get_running_loop())
-        assert gc.get_freeze_count() > 0
-        gc.unfreeze()
-        gc.collect(1)  # survivors are frozen on the loop's next iteration
-        await asyncio.sleep(0)
-        assert gc.get_freeze_count() > 0
-        await asyncio.sleep(0.2)
-        assert collector.full_collections >= 1
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+        garbage = cycle()
+        alive = [Node() for _ in range(1_000)]
+        frozen = gc.get_freeze_count()
+        await asyncio.sleep(0.05)  # the ticks due before this timer run first
+        assert collector.young_collections >= 1 and collector.full_collections == 0
+        assert garbage() is None  # a young cycle is freed by the next tick
+        assert gc.get_freeze_count() >= frozen + len(alive)  # survivors are frozen: never walked again
+        assert gc.get_count()[0] < len(alive)
     finally:
         collector.stop()
-    assert gc.get_freeze_count() == 0 and collector._collected not in gc.callbacks
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+@pytest.mark.asyncio
+async def test_cycles_among_frozen_objects_are_freed_when_memory_grows_and_on_schedule() -> None:
+    loop = asyncio.get_running_loop()
+    collector = Collector(young_every_s=0.01, full_every_s=3600, full_share=0.05, check_every_s=0.01)
+    try:
+        collector.start(loop)
+        first = cycle()
+        holder = [first()]
+        await asyncio.sleep(0.03)
+        assert first() is not None and collector.full_collections == 0  # alive, so frozen
+        holder.clear()  # now garbage among the frozen: no young collection walks it
+        await asyncio.sleep(0.03)
+        assert first() is not None
+        grown = [Node() for _ in range(sys.getallocatedblocks() // 10)]  # 10% more memory: a full collection
+        await asyncio.sleep(0.03)
+        assert collector.full_collections == 1 and first() is None and grown
+    finally:
+        collector.stop()
+    collector = Collector(young_every_s=0.01, full_every_s=0.05)
+    try:
+        collector.start(loop)
+        second = cycle()
+        holder = [second()]
+        await asyncio.sleep(0.02)
+        holder.clear()
+        await asyncio.sleep(0.1)
+        assert collector.full_collections >= 1 and second() is None
+    finally:
+        collector.stop()
 
 
 # ------------------------------------------------------------------------------ gRPC events
