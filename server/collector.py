@@ -98,14 +98,14 @@ class Collector:
 
     def _collect_all(self) -> None:
         assert self._loop is not None
-        before, started = gc.get_freeze_count(), time.perf_counter()
+        started = time.perf_counter()
         gc.unfreeze()
-        gc.collect()
+        freed = gc.collect()
         gc.freeze()
         self._blocks = sys.getallocatedblocks()
         self.full_collections += 1
-        log.info("full garbage collection", objects_before=before, objects_after=gc.get_freeze_count(),
-                 ms=round((time.perf_counter() - started) * 1000, 1))
+        log.info("full garbage collection", freed=freed, memory_blocks=self._blocks,
+                 ms=round((time.perf_counter() - started) * 1000, 1))  # counting the frozen would walk them again
         if self._full is not None:
             self._full.cancel()
         self._full = self._loop.call_later(self.full_every_s, self._collect_all)
