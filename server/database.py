@@ -9,6 +9,8 @@ user must fix (unreachable server, newer schema) are :class:`DatabaseError` with
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +29,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 # starting at once must not both create the tables. Any fixed 64-bit number; this one spells "mizerka".
 UPGRADE_LOCK = 0x6D697A65726B61
 POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
+SQLITE_BUSY_S = 10  # how long a SQLite connection waits for a lock another process holds
 # libpq waits forever by default for a host that drops packets: give up connecting after 10 s, and
 # on an open connection notice a dead link (keepalives while idle; unacknowledged data for 15 s),
 # so a worker cut off from the database gets an error to retry on instead of hanging for minutes.
@@ -84,10 +87,25 @@ def _sqlite_pragmas(conn: Any, _record: Any) -> None:
     """WAL: readers (a league runner, `standings`) never block the referee's writes; wait up to
     10 s for a lock another process holds."""
     cur = conn.cursor()
-    cur.execute("PRAGMA busy_timeout=10000")  # first: switching to WAL needs a lock, and must wait for it
-    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_S * 1000:.0f}")  # first: switching to WAL needs a lock, and must wait for it
+    _switch_to_wal(cur)
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+def _switch_to_wal(cur: sqlite3.Cursor) -> None:
+    """``PRAGMA journal_mode=WAL``, waiting as long as the busy timeout. Connections opening a
+    new file at once all switch it; SQLite answers BUSY at once, without waiting, to the one
+    whose wait could deadlock, so that one tries again (the file is in WAL by then)."""
+    deadline = time.monotonic() + SQLITE_BUSY_S
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if e.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def open_engine(path_or_url: str | Path) -> sa.Engine:
