@@ -12,12 +12,15 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+import trio
+from prometheus_client import CollectorRegistry
 
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError
 from tournaments.config import parse_league
-from tournaments.leases import LeagueState, Leases, new_worker_id, progress, submit
+from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, progress, submit
 from tournaments.store import LeagueStore, league_games
 from tournaments.submitter import prepare
+from tournaments.worker import LeaseLedger, Worker, WorkerSettings
 
 from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 
@@ -179,3 +182,40 @@ def test_progress_counts_games_by_worker(store: LeagueStore, tmp_path: Path) -> 
     assert (seen.total, seen.finished, seen.running) == (24, 1, 2)
     assert list(seen.by_worker.values()) == [{"running": 2, "finished": 1}]
     assert store.league_state(name) == LeagueState.OPEN
+
+
+def test_a_game_that_ends_while_its_lease_is_renewed_is_not_counted_lost(store: LeagueStore, tmp_path: Path) -> None:
+    """The heartbeat renews a snapshot of the held leases in a thread; a game recorded meanwhile
+    makes the database answer "no longer held". That is the game ending, not a lost lease: no
+    `lease-lost`, no count in mizerka_worker_leases_lost. A lease that really expired still is."""
+    name = submitted(store, tmp_path, league_text())
+    leases = worker(store, lease_s=3.0)
+    settings = WorkerSettings(db="unused", lease_s=3.0)
+    registry = CollectorRegistry()
+    events: list[tuple[str, dict]] = []
+    w = Worker(settings, lambda event, fields: events.append((event, fields)), registry)
+    ledger = LeaseLedger(leases, w.metrics, w.report)
+    ended, expired = leases.claim(name, 2)
+    for claim in (ended, expired):
+        ledger.held[claim.lease.key] = claim.lease
+    renewals = []
+
+    def renew_while_one_ends(held: list[Lease]) -> list[Lease]:
+        if not renewals:  # the first renewal: one game is recorded as it runs, the other's lease ran out
+            assert leases.finish(ended.lease, "m-ended", [1, 1, -2], FAULTS)
+            ledger.forget(ended.lease.key)
+            expire(store, expired.lease.key)
+        renewals.append(held)
+        return Leases.renew(leases, held)
+
+    leases.renew = renew_while_one_ends  # type: ignore[method-assign]
+
+    async def beat() -> None:
+        with trio.move_on_after(1.5):  # one renewal, a third of the lease in
+            await w._heartbeat(leases, ledger, {}, runner=None)  # type: ignore[arg-type]
+
+    trio.run(beat)
+    assert len(renewals) == 1 and {lease.key for lease in renewals[0]} == {ended.lease.key, expired.lease.key}
+    assert [(e, f["game"]) for e, f in events if e == "lease-lost"] == [("lease-lost", expired.lease.key)]
+    assert registry.get_sample_value("mizerka_worker_leases_lost_total") == 1
+    assert ledger.held == {}

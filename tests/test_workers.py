@@ -85,13 +85,18 @@ class Db:
         return {r.key: r.match_id for r in self.rows("select key, match_id from league_games where status = 'FINISHED'")}
 
 
-def wait_playing(db: Db, proc: subprocess.Popen[str], others: list[subprocess.Popen[str]]) -> list[str]:
+def wait_playing(db: Db, procs: list[subprocess.Popen[str]]) -> tuple[int, list[str]]:
+    """The first of ``procs`` seen playing a game (its index) and the matches it plays. Which
+    worker gets the next game is the machine's timing (a loaded host starts one late and another
+    plays the rest), so the test takes whichever plays rather than waiting for a chosen one."""
     deadline = time.monotonic() + 180
-    while not (matches := db.playing(proc.pid)):
-        assert proc.poll() is None and all(p.poll() is None for p in others), "a process ended early"
-        assert time.monotonic() < deadline, "the worker never played a game"
+    while True:
+        for i, proc in enumerate(procs):
+            if matches := db.playing(proc.pid):
+                return i, matches
+        assert all(p.poll() is None for p in procs), "a process ended early"
+        assert time.monotonic() < deadline, "no worker played a game"
         time.sleep(0.02)
-    return matches
 
 
 @pytest.mark.timeout(900)
@@ -102,34 +107,39 @@ def test_three_workers_one_killed_one_stopped_give_the_single_host_standings(
     submitter = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True)
     db = Db(pg_url)
-    metrics_port = free_port()
-    workers = [start_worker(pg_url, tmp_path / f"w{i}", "--slots", "2", "--lease-s", "4",
-                            *(("--metrics-port", str(metrics_port)) if i == 2 else ())) for i in range(3)]
+    ports = [free_port() for _ in range(3)]
+    workers = [start_worker(pg_url, tmp_path / f"w{i}", "--slots", "2", "--lease-s", "4", "--metrics-port", str(ports[i]))
+               for i in range(3)]
     try:
-        # the third worker's metrics while it plays: its leases and its referee's live matches, on one endpoint
-        wait_playing(db, workers[2], workers[:2])
-        during = scrape(metrics_port)
+        # kill -9 of the first worker seen playing, mid-game: first its metrics while it plays (its
+        # leases and its referee's live matches, on one endpoint); then it dies, and its referee and
+        # bots with it; its games are retaken later
+        killed, matches = wait_playing(db, workers)
+        during = scrape(ports[killed])
         assert during["mizerka_worker_games_in_flight"] >= 1 and during["mizerka_worker_slots"] == 2, during
         assert during.get("mizerka_live_matches", 0) >= 1, during
-        # kill -9 of a worker mid-game: its referee and bots die with it; its games are retaken later
-        lost = set(wait_playing(db, workers[0], workers[1:]))
-        children = descendants(workers[0].pid)
+        lost = set(matches)
+        children = descendants(workers[killed].pid)
         assert len(children) >= len(BOTS) + 1, children  # its referee and the league's bots
-        workers[0].kill()
-        workers[0].wait()
+        workers[killed].kill()
+        workers[killed].wait()
         deadline = time.monotonic() + 30
         while left := [p for p in children if alive(p)]:
             assert time.monotonic() < deadline, f"processes outlived the killed worker: {left}"
             time.sleep(0.05)
-        # SIGTERM of another mid-game: it aborts its matches and hands its games back, then exits
-        handed = set(wait_playing(db, workers[1], workers[2:]))
-        workers[1].send_signal(signal.SIGTERM)
-        assert workers[1].wait(timeout=60) == 128 + signal.SIGTERM
+        # SIGTERM of the next one seen playing, mid-game (the killed worker's games are still to be
+        # retaken when its leases expire): it aborts its matches and hands its games back, then exits
+        rest = [i for i in range(3) if i != killed]
+        which, matches = wait_playing(db, [workers[i] for i in rest])
+        stopped, survivor = rest[which], rest[1 - which]
+        handed = set(matches)
+        workers[stopped].send_signal(signal.SIGTERM)
+        assert workers[stopped].wait(timeout=60) == 128 + signal.SIGTERM
         out, _ = submitter.communicate(timeout=600)
         assert submitter.returncode == 0, out
-        after = scrape(metrics_port)  # every game stored: the third worker's counts against the store
+        after = scrape(ports[survivor])  # every game stored: the surviving worker's counts against the store
         mine = db.rows("select g.key, g.attempt from league_games g join workers w on w.id = g.lease_owner "
-                       "where w.pid = :pid and g.status = 'FINISHED'", pid=workers[2].pid)
+                       "where w.pid = :pid and g.status = 'FINISHED'", pid=workers[survivor].pid)
         assert after["mizerka_worker_games_finished_total"] == len(mine) >= 1, after
         assert after["mizerka_worker_games_claimed_total"] >= len(mine)
         assert after["mizerka_worker_results_refused_total"] == 0 and after["mizerka_worker_games_in_flight"] == 0
@@ -140,7 +150,7 @@ def test_three_workers_one_killed_one_stopped_give_the_single_host_standings(
             if p.poll() is None:
                 p.kill()
                 p.wait()
-    events = [json.loads(line) for line in (tmp_path / "w1.log").read_text().splitlines() if line.startswith("{")]
+    events = [json.loads(line) for line in (tmp_path / f"w{stopped}.log").read_text().splitlines() if line.startswith("{")]
     handed_back = [e for e in events if e.get("event") == "handed-back"]
     assert len(handed_back) == 1 and handed_back[0]["games"] >= 1, events[-20:]
     # no game lost or doubled, no lost match counted, and every lost match kept as discarded

@@ -336,6 +336,8 @@ class Worker:
             else:
                 last = trio.current_time()
             for lease in lost:
+                if ledger.held.get(lease.key) != lease:  # its game ended while the renewal ran: not lost
+                    continue
                 self.metrics.lost.inc()
                 match_id = ledger.match_ids.get(lease.key)
                 self.report("lease-lost", {"game": lease.key, "match": match_id})
