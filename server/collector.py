@@ -18,7 +18,10 @@ So the automatic collector is off and this one runs on the event loop:
 - every ``young_every_s`` it collects the youngest generation: only what was allocated since the
   last tick, a millisecond or two at most. Then it freezes the survivors (``gc.freeze``). A frozen
   object is never walked again and is still freed by reference counting as usual. Each object is
-  walked once.
+  walked once. A tick that finds next to nothing (under ``quiet_s``) doubles the time to the next,
+  up to ``idle_every_s``; a busier one sets it back. An idle referee so wakes twice a second rather
+  than fifty times (1.2% of a core down to 0.1%), and the first tick after it wakes walks at most
+  half a second of allocations.
 - a full collection unfreezes everything, collects and freezes again. This frees any cycle that
   formed among frozen objects. It runs every ``full_every_s``, and also when, checked every
   ``check_every_s``, the interpreter's allocated memory blocks (``sys.getallocatedblocks``, live
@@ -50,8 +53,11 @@ class Collector:
     """The policy above, from :meth:`start` (on the server's event loop) to :meth:`stop`."""
 
     def __init__(self, young_every_s: float = 0.02, full_every_s: float = 300.0, full_share: float = 0.5,
-                 check_every_s: float = 1.0) -> None:
+                 check_every_s: float = 1.0, idle_every_s: float = 0.5, quiet_s: float = 50e-6) -> None:
         self.young_every_s = young_every_s
+        self.idle_every_s = idle_every_s
+        self.quiet_s = quiet_s
+        self.every_s = young_every_s  # to the next young tick
         self.full_every_s = full_every_s
         self.full_share = full_share
         self.check_every_s = check_every_s
@@ -70,7 +76,8 @@ class Collector:
         gc.disable()
         gc.freeze()  # what the server holds from its start (modules, stubs, grpc) is never walked again
         self._blocks = sys.getallocatedblocks()
-        self._young = loop.call_later(self.young_every_s, self._collect_young)
+        self.every_s = self.young_every_s
+        self._young = loop.call_later(self.every_s, self._collect_young)
         self._full = loop.call_later(self.full_every_s, self._collect_all)
         self._check = loop.call_later(self.check_every_s, self._check_growth)
 
@@ -85,10 +92,13 @@ class Collector:
 
     def _collect_young(self) -> None:
         assert self._loop is not None
+        started = time.perf_counter()
         gc.collect(0)
         gc.freeze()
+        quiet = time.perf_counter() - started < self.quiet_s
         self.young_collections += 1
-        self._young = self._loop.call_later(self.young_every_s, self._collect_young)
+        self.every_s = min(self.every_s * 2, self.idle_every_s) if quiet else self.young_every_s
+        self._young = self._loop.call_later(self.every_s, self._collect_young)
 
     def _check_growth(self) -> None:
         assert self._loop is not None

@@ -192,6 +192,35 @@ async def test_the_collector_frees_young_cycles_each_tick_and_freezes_what_survi
 
 
 @pytest.mark.asyncio
+async def test_quiet_ticks_come_less_often_and_busy_ones_at_the_young_interval() -> None:
+    """An idle referee need not wake fifty times a second. Whether a tick was quiet is set here
+    by ``quiet_s`` (every tick is under 1 s, none under 0 s), so the intervals are exact."""
+    loop = asyncio.get_running_loop()
+    quiet = Collector(young_every_s=0.005, full_every_s=3600, idle_every_s=0.04, quiet_s=1.0)
+    intervals: list[float] = []  # the interval each tick set for the next
+    tick = quiet._collect_young
+
+    def recorded() -> None:
+        tick()
+        intervals.append(quiet.every_s)
+
+    quiet._collect_young = recorded  # type: ignore[method-assign]  # each tick schedules the next through it
+    try:
+        quiet.start(loop)
+        assert quiet.every_s == 0.005
+        while len(intervals) < 6:
+            await asyncio.sleep(0.01)
+        assert intervals[:6] == [0.01, 0.02, 0.04, 0.04, 0.04, 0.04]  # doubled after each quiet tick, up to idle_every_s
+        quiet.quiet_s = 0.0  # the next tick is busy: back to the young interval
+        ticks = len(intervals)
+        while len(intervals) == ticks:
+            await asyncio.sleep(0.01)
+        assert intervals[ticks] == 0.005
+    finally:
+        quiet.stop()
+
+
+@pytest.mark.asyncio
 async def test_cycles_among_frozen_objects_are_freed_when_memory_grows_and_on_schedule() -> None:
     loop = asyncio.get_running_loop()
     collector = Collector(young_every_s=0.01, full_every_s=3600, full_share=0.05, check_every_s=0.01)
