@@ -219,3 +219,32 @@ def test_a_game_that_ends_while_its_lease_is_renewed_is_not_counted_lost(store: 
     assert [(e, f["game"]) for e, f in events if e == "lease-lost"] == [("lease-lost", expired.lease.key)]
     assert registry.get_sample_value("mizerka_worker_leases_lost_total") == 1
     assert ledger.held == {}
+
+
+def test_a_result_given_up_on_is_counted_apart_from_a_refused_one(store: LeagueStore, tmp_path: Path) -> None:
+    """A result the database refused (the lease no longer held) and one never written (the
+    database out of reach until the worker gave up) are different news for an organiser."""
+    name = submitted(store, tmp_path, league_text())
+    leases = worker(store)
+    registry = CollectorRegistry()
+    events: list[tuple[str, dict]] = []
+    w = Worker(WorkerSettings(db="unused"), lambda event, fields: events.append((event, fields)), registry)
+    ledger = LeaseLedger(leases, w.metrics, w.report)
+    refused, unreachable, written = leases.claim(name, 3)
+    for claim in (refused, unreachable, written):
+        ledger.held[claim.lease.key] = claim.lease
+    expire(store, refused.lease.key)
+    assert not ledger.finished(refused.row, "m-late", [0, 0, 0], FAULTS)
+
+    def out_of_reach(*_: object) -> bool:
+        raise sa.exc.OperationalError("UPDATE league_games", {}, ConnectionError("server closed the connection"))
+
+    real_finish, leases.finish = leases.finish, out_of_reach  # type: ignore[method-assign]
+    ledger.give_up_s = 0.0  # give up at the first failure
+    assert not ledger.finished(unreachable.row, "m-cut", [0, 0, 0], FAULTS)
+    leases.finish = real_finish  # type: ignore[method-assign]
+    assert ledger.finished(written.row, "m-ok", [1, 1, -2], FAULTS)
+    counts = {n: registry.get_sample_value(f"mizerka_worker_{n}_total")
+              for n in ("results_refused", "results_given_up", "games_finished")}
+    assert counts == {"results_refused": 1, "results_given_up": 1, "games_finished": 1}
+    assert [f["gave_up"] for e, f in events if e == "database-lost"] == ["out_of_reach"]

@@ -77,6 +77,9 @@ class WorkerMetrics:
         self.finished = Counter("mizerka_worker_games_finished", "Results written under a lease", registry=registry)
         self.refused = Counter("mizerka_worker_results_refused",
                                "Results refused because the lease no longer held", registry=registry)
+        self.given_up = Counter("mizerka_worker_results_given_up",
+                                "Results not written: the database stayed out of reach for 5 lease lengths",
+                                registry=registry)
         self.lost = Counter("mizerka_worker_leases_lost",
                             "Leases that expired or were retaken while this worker played the game", registry=registry)
         self.handed_back = Counter("mizerka_worker_games_handed_back", "Games handed back on SIGTERM/SIGINT",
@@ -125,8 +128,9 @@ class LeaseLedger:
         self.held: dict[str, Lease] = {}  # by game key
         self.match_ids: dict[str, str] = {}  # the match of each held game, once created
 
-    def _answer(self, fn: Callable[..., bool], *args: Any) -> bool:
-        """``fn(*args)``, tried again while the database cannot be reached (blocks: call it in a thread)."""
+    def _answer(self, fn: Callable[..., bool], *args: Any) -> bool | None:
+        """``fn(*args)``, tried again while the database cannot be reached (blocks: call it in a
+        thread); None once given up."""
         failures, since = 0, time.monotonic()
         while True:
             try:
@@ -135,7 +139,7 @@ class LeaseLedger:
                 failures += 1
                 if time.monotonic() - since > self.give_up_s:
                     self.report("database-lost", {"error": db_error_text(e), "gave_up": fn.__name__})
-                    return False
+                    return None
                 if failures == 1:
                     self.report("database-unreachable", {"error": db_error_text(e), "retrying": fn.__name__})
                 time.sleep(DB_RETRY.delay(failures))
@@ -150,13 +154,13 @@ class LeaseLedger:
         if lease is None:  # lost meanwhile (the heartbeat forgot it)
             return False
         self.match_ids[row["key"]] = match_id
-        return self._answer(self.leases.started, lease, match_id)
+        return bool(self._answer(self.leases.started, lease, match_id))
 
     def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
         lease = self.held.get(row["key"])
-        ok = lease is not None and self._answer(self.leases.finish, lease, match_id, totals, faults)
-        (self.metrics.finished if ok else self.metrics.refused).inc()
-        return ok
+        answer = lease is not None and self._answer(self.leases.finish, lease, match_id, totals, faults)
+        (self.metrics.finished if answer else self.metrics.given_up if answer is None else self.metrics.refused).inc()
+        return bool(answer)
 
 
 class Worker:
