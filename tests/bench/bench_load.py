@@ -21,6 +21,10 @@ latency p50/p99 during the storm and in the window; the referee's RSS and CPU; l
 (streams that failed before the referee was stopped) and seats the referee played by default
 (missing streams, timeouts). Then whether each target is met.
 
+``--pin`` runs the referee alone on CPU 0 and everything else (the bots, this script) on the other
+CPUs. Unpinned, on a machine of 2 cores, the referee and the bots take cores from each other, and
+the figures say as much about the scheduler as about the referee.
+
 ``--rounds R`` runs all of that but the memory run R times, one round after the other. The
 figures of this shared machine swing by half between runs minutes apart, so one 16-match window
 against one 1,000-match window says little. Then the throughput verdict is the median of the
@@ -62,6 +66,7 @@ PROBE_EVERY_S = 0.5
 READY_TIMEOUT_S = 180.0
 MEMORY_MATCHES, MEMORY_STEP = 16, 1000  # the memory run: matches of 3-deal games; RSS every MEMORY_STEP games
 RATIO_TARGET, ADDED_P99_TARGET_MS, RSS_TARGET_MB = 0.7, 25.0, 1024.0
+REFEREE_CPUS = {0}  # with --pin
 FLAT_MB = 16.0  # "flat": at most this much RSS growth over the memory run (SQLite and malloc caches fill up)
 METADATA = (("authorization", f"Bearer {ADMIN}"),)
 
@@ -281,7 +286,8 @@ async def arena(args: argparse.Namespace, run: Run, folder: Path, preset: str = 
     streams opened all at once while the matches are created; entered once every match is playing.
     On exit the referee is stopped, and every stream that ended before is counted lost."""
     matches = run.matches
-    async with referee_process(folder) as server, grpc.aio.insecure_channel(server.address) as channel:
+    async with referee_process(folder, cpus=REFEREE_CPUS if args.pin else None) as server, \
+            grpc.aio.insecure_channel(server.address) as channel:
         admin = arena_pb2_grpc.ArenaStub(channel)
         names = [f"load{t}-{s}" for t in range(math.ceil(matches / TEAM_MATCHES)) for s in range(3)]
         bots = [await admin.RegisterBot(arena_pb2.RegisterBotRequest(name=n), metadata=METADATA) for n in names]
@@ -473,6 +479,8 @@ def main() -> None:
     parser.add_argument("--memory-games", type=int, default=10_000,
                         help=f"games to finish in the memory run ({MEMORY_MATCHES} matches; default 10000; 0: no memory run)")
     parser.add_argument("--folder", type=Path, help="keep the referees' databases and logs here (default: a temporary folder)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the referee alone on CPU 0; the bots and this script on the others")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -482,7 +490,14 @@ def main() -> None:
         parser.error(f"--rounds must be at least 1, not {args.rounds}")
     if args.folder is not None and args.folder.exists() and any(args.folder.iterdir()):
         parser.error(f"--folder {args.folder} is not empty: the referees' databases go there fresh; give a new or empty folder")
+    if args.pin:
+        others = os.sched_getaffinity(0) - REFEREE_CPUS
+        if not others or not REFEREE_CPUS <= os.sched_getaffinity(0):
+            parser.error(f"--pin needs CPU 0 and at least one other CPU; this process may use {sorted(os.sched_getaffinity(0))}")
+        os.sched_setaffinity(0, others)  # the bots' processes, started later, inherit it
     print(f"machine: {machine()}")
+    if args.pin:
+        print(f"pinned:  the referee on CPU 0 alone; the bots and this script on CPUs {sorted(os.sched_getaffinity(0))}")
     print(f"date:    {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; load average {os.getloadavg()[0]:.2f}")
     asyncio.run(main_async(args))
 

@@ -191,11 +191,15 @@ class Server:
 
 
 @contextlib.asynccontextmanager
-async def server_process(cmd: list[str], ready: Path, log_path: Path) -> AsyncIterator[Server]:
-    """Run ``cmd`` until it writes host:port to ``ready``; SIGTERM it on exit."""
+async def server_process(cmd: list[str], ready: Path, log_path: Path, cpus: set[int] | None = None) -> AsyncIterator[Server]:
+    """Run ``cmd`` until it writes host:port to ``ready``; SIGTERM it on exit. ``cpus``: the only
+    CPUs it may run on (set at once, so its threads, started later, inherit them; then once more
+    on every thread once it is ready)."""
     ready.unlink(missing_ok=True)
     with open(log_path, "wb") as log:
         process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    if cpus is not None:
+        os.sched_setaffinity(process.pid, cpus)
     server = Server(process, "", log_path)
     try:
         deadline = time.monotonic() + 30
@@ -204,18 +208,22 @@ async def server_process(cmd: list[str], ready: Path, log_path: Path) -> AsyncIt
                 raise RuntimeError(f"server did not start ({' '.join(cmd)}):\n{log_path.read_text()}")
             await asyncio.sleep(0.05)
         server.address = ready.read_text().strip()
+        if cpus is not None:
+            for thread in os.listdir(f"/proc/{process.pid}/task"):
+                os.sched_setaffinity(int(thread), cpus)
         yield server
     finally:
         await asyncio.to_thread(server.stop)
 
 
-def referee_process(folder: Path, profile_out: Path | None = None, *more: str) -> contextlib.AbstractAsyncContextManager[Server]:
+def referee_process(folder: Path, profile_out: Path | None = None, *more: str,
+                    cpus: set[int] | None = None) -> contextlib.AbstractAsyncContextManager[Server]:
     folder.mkdir(parents=True, exist_ok=True)
     ready = folder / "ready"
     args = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", str(folder / "arena.sqlite"), "--admin-token", ADMIN,
             "--ready-file", str(ready), "--log-format", "json", *more]
     cmd = [sys.executable, "-c", PROFILE_SNIPPET, str(profile_out), *args] if profile_out else [str(BIN / "mizerka"), *args]
-    return server_process(cmd, ready, folder / "referee.log")
+    return server_process(cmd, ready, folder / "referee.log", cpus)
 
 
 def echo_process(folder: Path) -> contextlib.AbstractAsyncContextManager[Server]:
