@@ -43,7 +43,8 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
     ``unix_socket``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py)."""
     store = Store(db, referee_id)
-    arena = Arena(store, clock, seat_timeout_s, limits)
+    collector = Collector()  # no stall of a full garbage collection every few seconds under load
+    arena = Arena(store, clock, seat_timeout_s, limits, pauses=collector.paused)  # its stalls are on no bot's clock
     stale = arena.abort_stale()
     if stale:
         log.warning("matches of an earlier run marked aborted", matches=stale)
@@ -62,7 +63,6 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
         web_host, web_port = web
         web_runner, web_port = await start_web(arena, web_host, web_port, board, max_feeds=web_max_feeds)
         log.info("web page listening", address=f"{web_host}:{web_port}", url=f"http://{web_host}:{web_port}/")
-    collector = Collector()  # no stall of a full garbage collection every few seconds under load
     collector.start(asyncio.get_running_loop())
     log.info("referee listening", address=f"{host}:{bound}", db=db,
              tls="mutual" if tls is not None and tls.mutual else "on" if tls is not None else "off")

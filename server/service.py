@@ -35,7 +35,7 @@ from server import matchlog, protocol
 from server.grpc_events import drain_notifications
 from server.metrics import RefereeTally
 from server.records import STATUS, bot_names, is_admin, match_to_proto, page, replay_stored
-from server.referee.match import GameRecord, GameRunner, game_seed
+from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
 from server.settings import ClockSettings, StreamLimits
 from server.store import (
     ABORTED,
@@ -97,8 +97,11 @@ class Arena:
     """Creates and runs matches, keeps their results in the store."""
 
     def __init__(self, store: Store, clock: ClockSettings, seat_timeout_s: float = 60.0,
-                 limits: StreamLimits | None = None, recent_games: int = 32) -> None:
+                 limits: StreamLimits | None = None, recent_games: int = 32, pauses: Pauses = no_pauses) -> None:
+        """``pauses``: the event loop's stops for the referee's own work so far (the collector's
+        full collections), which no bot's clock is charged (server/referee/match.py)."""
         self.store = store
+        self.pauses = pauses
         self.default_clock = clock
         self.seat_timeout_s = seat_timeout_s
         self.lobby = Lobby(limits)
@@ -172,6 +175,7 @@ class Arena:
                 runner = GameRunner(
                     row.id, rules, game_seed(row.seed, index), index, ports, names, clock, row.games,
                     on_update=lambda game, i=index: self._publish(live, i, game), on_decision=self.tally.decision,
+                    pauses=self.pauses,
                 )
                 live.runner = runner
                 try:

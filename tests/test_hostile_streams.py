@@ -420,6 +420,35 @@ async def test_a_bot_refused_after_600_ms_of_1000_plus_1000_is_told_1400_ms_are_
     await game
 
 
+@pytest.mark.asyncio
+@pytest.mark.looptime
+@pytest.mark.parametrize(("answer_at", "timed_out"), [(1.2, False), (1.35, True)])
+async def test_a_pause_of_the_referee_is_on_no_bots_clock(answer_at: float, timed_out: bool) -> None:
+    """A full garbage collection stops the referee's loop for a few hundred ms. A bot that answered
+    before its deadline finds its answer read only after the pause, past the deadline on the loop's
+    clock: the pause is the organiser's, so no timeout, and the bot is charged its own time only.
+    An answer past the deadline once the pause is left out is still a timeout."""
+    paused = [0.0]
+    ports = [MemoryPort() for _ in range(3)]
+    runner = GameRunner("m", load_ruleset("mizerka-short"), "clock", 0, ports, ["a", "b", "c"],
+                        ClockSettings(decision_ms=1000, bank_ms=0, max_strikes=0), pauses=lambda: paused[0])
+    game = asyncio.create_task(runner.run())
+    seat, request = await _first_request(ports)
+    await asyncio.sleep(0.9)
+    paused[0] = 0.3  # the loop stood still for 0.3 s (fake clock: as the collector records a full collection)
+    await asyncio.sleep(answer_at - 0.9)
+    ports[seat].to_referee.put_nowait(referee_pb2.BotMessage(action=request.legal_actions[0]))
+    while not (record := runner.session.records[seat]).timeouts and not record.time_used_ms:
+        await asyncio.sleep(0.001)
+    for port in ports:
+        port.close()
+    await game
+    if timed_out:
+        assert (record.timeouts, record.time_used_ms) == (1, 1000)
+    else:
+        assert record.timeouts == 0 and record.time_used_ms == pytest.approx((answer_at - 0.3) * 1000)
+
+
 async def _first_request(ports: list[MemoryPort]) -> tuple[int, referee_pb2.DecisionRequest]:
     """The first DecisionRequest to any seat, taken the moment it is sent (no fake time passes)."""
 

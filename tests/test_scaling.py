@@ -183,6 +183,7 @@ async def test_the_collector_frees_young_cycles_each_tick_and_freezes_what_survi
         frozen = gc.get_freeze_count()
         await asyncio.sleep(0.05)  # the ticks due before this timer run first
         assert collector.young_collections >= 1 and collector.full_collections == 0
+        assert collector.paused() == 0.0  # young ticks are no pause for the bots' clocks
         assert garbage() is None  # a young cycle is freed by the next tick
         assert gc.get_freeze_count() >= frozen + len(alive)  # survivors are frozen: never walked again
         assert gc.get_count()[0] < len(alive)
@@ -247,6 +248,7 @@ async def test_cycles_among_frozen_objects_are_freed_when_memory_grows_and_on_sc
         holder.clear()
         await asyncio.sleep(0.1)
         assert collector.full_collections >= 1 and second() is None
+        assert collector.paused() > 0.0  # the loop's time in full collections, left out of the bots' clocks
     finally:
         collector.stop()
 

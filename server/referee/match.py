@@ -3,8 +3,12 @@ seat ports and the event loop's clock.
 
 Transport-agnostic: each seat is a :class:`SeatPort` that moves protocol messages. Time is the
 event loop's monotonic clock (``loop.time()``), so tests run it on a fake loop clock, instantly and
-exactly. A deadline interrupts one ``await port.receive()`` (:class:`Deadline`); the port's queue
-is fed by its own reader task, so a timeout never touches the underlying stream.
+exactly, less the referee's own pauses (``pauses``: a full garbage collection stops the loop for a
+few hundred milliseconds at 1,000 matches, server/collector.py). A bot's answer that arrives during
+such a pause waits unread until it ends: the pause is the organiser's, so it is never charged to
+the bot's clock, and a deadline that falls inside it moves by as much. A deadline interrupts one
+``await port.receive()`` (:class:`Deadline`); the port's queue is fed by its own reader task, so a
+timeout never touches the underlying stream.
 """
 
 from __future__ import annotations
@@ -41,6 +45,13 @@ class SeatPort(Protocol):
     async def receive(self) -> referee_pb2.BotMessage: ...
 
 
+Pauses = Callable[[], float]  # seconds the referee's event loop has stood still for its own work, so far
+
+
+def no_pauses() -> float:
+    return 0.0
+
+
 class Deadline:
     """The asked seat's deadline around ``port.receive()``, on one timer re-armed lazily.
 
@@ -51,21 +62,27 @@ class Deadline:
     was cancelled from outside too, which goes on as CancelledError (as with asyncio.timeout).
     """
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, pauses: Pauses = no_pauses) -> None:
         self.loop = loop
-        self.when = 0.0  # the current deadline, loop time
+        self.pauses = pauses
+        self.when = 0.0  # the current deadline, on the bots' clock (:meth:`now`)
         self.timer: asyncio.TimerHandle | None = None
         self.waiter: asyncio.Task[object] | None = None  # the task inside receive(), if any
         self.expired = False
 
+    def now(self) -> float:
+        """The bots' clock: the loop's, less the referee's pauses."""
+        return self.loop.time() - self.pauses()
+
     async def receive(self, port: SeatPort, when: float) -> referee_pb2.BotMessage:
-        """``port.receive()``, or TimeoutError once the loop's clock reaches ``when``."""
+        """``port.receive()``, or TimeoutError once the bots' clock reaches ``when``."""
         self.when = when
+        at = when + self.pauses()  # on the loop's clock, as far as the pauses so far go
         timer = self.timer
-        if timer is None or timer.when() > when:
+        if timer is None or timer.when() > at:
             if timer is not None:
                 timer.cancel()
-            self.timer = self.loop.call_at(when, self._fire)
+            self.timer = self.loop.call_at(at, self._fire)
         self.waiter = task = asyncio.current_task()
         assert task is not None
         cancelling = task.cancelling()
@@ -84,8 +101,9 @@ class Deadline:
         self.timer = None
         if self.waiter is None:  # nobody waits: the next receive arms the timer again
             return
-        if self.loop.time() < self.when:  # armed for an earlier deadline
-            self.timer = self.loop.call_at(self.when, self._fire)
+        left = self.when - self.now()
+        if left > 0:  # armed for an earlier deadline, or the referee paused since
+            self.timer = self.loop.call_at(self.loop.time() + left, self._fire)
             return
         self.expired = True
         self.waiter.cancel()
@@ -124,9 +142,12 @@ class GameRunner:
         games: int = 1,
         on_update: Callable[[Game], None] | None = None,
         on_decision: Callable[[float], None] | None = None,
+        pauses: Pauses = no_pauses,
     ) -> None:
         """``on_decision(ms)``: a seat's Action was accepted ``ms`` after its DecisionRequest went out
-        (the referee's metrics); ``on_update(game)``: the game moved on (Watch)."""
+        (the referee's metrics); ``on_update(game)``: the game moved on (Watch); ``pauses``: the
+        referee's own pauses so far, never charged to a bot (module docstring)."""
+        self.pauses = pauses
         self.ports = list(ports)  # None once a seat's bot is gone
         self._ports = list(ports)  # as given, for their counts
         self._started = [getattr(p, "turn_started", None) for p in ports]  # the optional hooks, looked up once
@@ -164,14 +185,13 @@ class GameRunner:
                 self.session.records[seat].stale += getattr(port, "out_of_turn", 0)
 
     async def run(self) -> GameRecord:
-        loop = asyncio.get_running_loop()
-        deadline = Deadline(loop)
+        deadline = Deadline(asyncio.get_running_loop(), self.pauses)
         try:
-            return await self._run(loop, deadline)
+            return await self._run(deadline)
         finally:
             deadline.close()
 
-    async def _run(self, loop: asyncio.AbstractEventLoop, deadline: Deadline) -> GameRecord:
+    async def _run(self, deadline: Deadline) -> GameRecord:
         session = self.session
         on_decision = self.on_decision
         session.start()
@@ -181,19 +201,19 @@ class GameRunner:
                 started_hook(ask.turn)
             await self._flush()
             port = self.ports[ask.seat]
-            started = loop.time()  # the clock runs from the moment the request is handed to the transport
+            started = deadline.now()  # the clock runs from the moment the request is handed to the transport
             when = started + ask.allowed_ms / 1000.0
             answers = 0
             while session.pending is ask and port is not None:
                 try:
                     message = await deadline.receive(port, when)
                 except TimeoutError:
-                    session.time_out(overshoot_ms=(loop.time() - when) * 1000.0)
+                    session.time_out(overshoot_ms=(deadline.now() - when) * 1000.0)
                 except Disconnected:
                     self.ports[ask.seat] = None
-                    session.disconnect(ask.seat, (loop.time() - started) * 1000.0)
+                    session.disconnect(ask.seat, (deadline.now() - started) * 1000.0)
                 else:
-                    elapsed_ms = (loop.time() - started) * 1000.0
+                    elapsed_ms = (deadline.now() - started) * 1000.0
                     if session.answer(message, elapsed_ms) and on_decision is not None:
                         on_decision(elapsed_ms)
                     answers += 1
