@@ -48,7 +48,7 @@ from server.store import (
 )
 from server.streams import MAX_MESSAGE_BYTES, Lobby, play
 from server.tls import ServerTls
-from server.watch import watch_updates
+from server.watch import Mailbox, watch_updates
 
 log = structlog.get_logger("service")
 
@@ -59,6 +59,11 @@ __all__ = ["Arena", "ArenaService", "RefereeService", "match_to_proto", "replay_
 T = TypeVar("T")
 
 
+# A live match's Watch stream gets at most one update per WATCH_PACE_S (the changes in between come
+# together): with at most max_watchers streams, what spectators cost the referee is bounded however
+# fast the matches run (docs/protocol.md, "Watching").
+WATCH_PACE_S = 0.05
+
 # ---------------------------------------------------------------------------------- matches
 class LiveMatch:
     """A running match: its task, current game and spectators."""
@@ -68,7 +73,7 @@ class LiveMatch:
         self.task: asyncio.Task[None] | None = None
         self.runner: GameRunner | None = None
         self.done = asyncio.Event()
-        self.watchers: set[asyncio.Queue[Any]] = set()
+        self.watchers: set[Mailbox] = set()
         self.abort_reason = ""  # set by Arena.abort: why the admin stopped it
 
 
@@ -109,6 +114,7 @@ class Arena:
         self.finished_games = RecentGames(recent_games)
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self.tally = RefereeTally()  # the referee's metrics (server/metrics.py)
+        self.watching = 0  # open Watch streams (StreamLimits.max_watchers)
 
     def live_matches(self) -> int:
         return len(self.live)
@@ -204,8 +210,8 @@ class Arena:
                 bound.info("match ended", status=status, reason=reason)
                 live.runner = None  # its on_update refers back to live: leave no cycle for the collector
                 live.done.set()
-                for q in live.watchers:
-                    q.put_nowait(None)
+                for mailbox in live.watchers:
+                    mailbox.end()
                 self.live.pop(row.id, None)
 
     # The writer thread counts what the store has just taken (the only thread to change these counts):
@@ -219,8 +225,8 @@ class Arena:
         self.tally.matches[status] += 1
 
     def _publish(self, live: LiveMatch, index: int, game: Game, game_over: bool = False) -> None:
-        for q in live.watchers:
-            q.put_nowait((index, game, game_over))
+        for mailbox in live.watchers:
+            mailbox.put(index, game, game_over)
 
     async def abort(self, reason: str, group: str = "", match_ids: Sequence[str] = ()) -> list[str]:
         """Stop the unfinished matches of ``group`` and those named, each stored ABORTED with
@@ -280,14 +286,23 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def Watch(self, request: referee_pb2.WatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[referee_pb2.WatchUpdate]:  # noqa: N802
         """Live: public information only. Ended: the full record if the match is public or the
         caller is the admin, else the spectator's view of each game again (server/watch.py)."""
-        row = await asyncio.to_thread(self.arena.store.match, request.match_id)
-        if row is None:
-            await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
-        assert row is not None
-        admin = is_admin(context.invocation_metadata(), self.admin_token)
-        async with contextlib.aclosing(watch_updates(self.arena, row, admin)) as updates:
-            async for update in updates:
-                yield update
+        arena = self.arena
+        most = arena.lobby.limits.max_watchers
+        if arena.watching >= most:
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"this referee already serves {arena.watching} Watch "
+                        f"streams, the most it allows (mizerka serve --max-watchers {most}): try again later")
+        arena.watching += 1
+        try:
+            row = await asyncio.to_thread(arena.store.match, request.match_id)
+            if row is None:
+                await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
+            assert row is not None
+            admin = is_admin(context.invocation_metadata(), self.admin_token)
+            async with contextlib.aclosing(watch_updates(arena, row, admin, pace_s=WATCH_PACE_S)) as updates:
+                async for update in updates:
+                    yield update
+        finally:
+            arena.watching -= 1
 
 
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:

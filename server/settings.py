@@ -47,17 +47,18 @@ class ClockSettings:
 
 @dataclass(frozen=True, slots=True)
 class StreamLimits:
-    """What one Play stream may do before the referee closes it (``mizerka serve`` options;
-    docs/protocol.md, "Limits")."""
+    """What one Play stream may do before the referee closes it, and how many Watch streams it
+    serves (``mizerka serve`` options; docs/protocol.md, "Limits")."""
 
     hello_timeout_s: float = 10.0  # from opening the stream to its Hello: DEADLINE_EXCEEDED after
     max_streams_per_bot: int = 64  # open Play streams per bot token: RESOURCE_EXHAUSTED beyond
     max_unasked_messages: int = 256  # messages without a DecisionRequest or a retry in between: RESOURCE_EXHAUSTED beyond
+    max_watchers: int = 64  # open Watch streams, all callers together: RESOURCE_EXHAUSTED beyond
 
     def __post_init__(self) -> None:
         if not self.hello_timeout_s > 0:
             raise ValueError(f"hello_timeout_s must be above 0, got {self.hello_timeout_s!r}")
-        for name in ("max_streams_per_bot", "max_unasked_messages"):
+        for name in ("max_streams_per_bot", "max_unasked_messages", "max_watchers"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")

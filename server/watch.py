@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
@@ -31,15 +31,49 @@ class Playing(Protocol):
     def game(self) -> Game: ...
 
 
+class Mailbox:
+    """One spectator's pending changes of a live match: the latest state of each game that changed
+    since it last looked (a game is one live object, so its latest state is all there is), for
+    at most ``KEEP_GAMES`` games. Bounded whatever the spectator's pace: one that stops reading
+    holds two games, not every change of the match; one that falls further behind skips to the
+    games being played (every game comes again once the match ends)."""
+
+    KEEP_GAMES = 2
+
+    def __init__(self) -> None:
+        self.latest: dict[int, tuple[Game, bool]] = {}  # game index -> (game, game over), oldest first
+        self.ended = False
+        self._ready = asyncio.Event()
+
+    def put(self, index: int, game: Game, over: bool = False) -> None:
+        previous = self.latest.pop(index, None)
+        self.latest[index] = (game, over or (previous is not None and previous[1]))
+        while len(self.latest) > self.KEEP_GAMES:
+            del self.latest[next(iter(self.latest))]
+        self._ready.set()
+
+    def end(self) -> None:
+        """The match ended: nothing more will be put."""
+        self.ended = True
+        self._ready.set()
+
+    async def take(self) -> dict[int, tuple[Game, bool]]:
+        """Wait for changes (or the end), then take them all."""
+        await self._ready.wait()
+        self._ready.clear()
+        latest, self.latest = self.latest, {}
+        return latest
+
+
 class Watched(Protocol):
     """A live match as spectators follow it (:class:`server.service.LiveMatch`): the Arena puts
-    ``(game index, game, game over)`` into each watcher's queue after every change, None at the end."""
+    each change into every watcher's mailbox and ends them when the match ends."""
 
     @property
     def runner(self) -> Playing | None: ...
 
     @property
-    def watchers(self) -> set[asyncio.Queue[Any]]: ...
+    def watchers(self) -> set[Mailbox]: ...
 
 
 class Recent(Protocol):
@@ -59,40 +93,27 @@ class Spectated(Protocol):
     def finished_games(self) -> Recent: ...
 
 
-def _latest(batch: list[Any]) -> dict[int, tuple[Game, bool]]:
-    """Queued changes folded into one per game index (in order): a slow watcher projects a game
-    once for all the changes it missed, not once per change."""
-    latest: dict[int, tuple[Game, bool]] = {}
-    for index, game, over in batch:
-        latest[index] = (game, over or latest.get(index, (game, False))[1])
-    return latest
-
-
-async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, fold: bool = False,
-                        events: bool = True) -> AsyncIterator[referee_pb2.WatchUpdate]:
+async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, *, events: bool = True,
+                        pace_s: float = 0.0) -> AsyncIterator[referee_pb2.WatchUpdate]:
     """Every update of the match ``row`` (looked up by the caller, who answers an unknown id): the
     live game as a spectator sees it while it runs, then the ended games, fully only if the match
-    is public or ``admin``. One update per change (the gRPC Watch); with ``fold``, a watcher that
-    falls behind gets the changes it missed in one update per game (the web page's paced feed).
-    Without ``events`` the live updates carry the view alone (the page draws the table from it)."""
+    is public or ``admin``. Live, at most one update per ``pace_s``: the changes in between come
+    together (the new events since the last update and the view after them), so a spectator costs
+    the referee a bounded amount of work however fast the match runs or slowly it reads. Without
+    ``events`` the live updates carry the view alone (the page draws the table from it)."""
     live = arena.live.get(row.id)
     if live is not None:
         names = await asyncio.to_thread(bot_names, arena.store, row)
         rules = load_ruleset(row.preset, row.options)
         ruleset = protocol.ruleset_to_proto(rules)
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        live.watchers.add(queue)
+        mailbox = Mailbox()
+        live.watchers.add(mailbox)
         try:
             cursor: dict[int, tuple[int, wire_events.EventEncoder]] = {}
             if live.runner is not None:
-                queue.put_nowait((live.runner.game_index, live.runner.game, False))
-            ended = False
-            while not ended:
-                batch = [await queue.get()]
-                while fold and batch[-1] is not None and not queue.empty():
-                    batch.append(queue.get_nowait())
-                ended = batch[-1] is None
-                for index, (game, over) in _latest([b for b in batch if b is not None]).items():
+                mailbox.put(live.runner.game_index, live.runner.game)
+            while True:
+                for index, (game, over) in (await mailbox.take()).items():
                     update = referee_pb2.WatchUpdate(
                         match_id=row.id, game_number=index, names=names, ruleset=ruleset,
                         view=protocol.view_to_proto(project(game, SPECTATOR), names), game_over=over,
@@ -102,8 +123,12 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, fold: bool
                         update.events.extend(encoder.encode_all(project_events(game, SPECTATOR, start)))
                         cursor[index] = (len(game.log), encoder)
                     yield update
+                if mailbox.ended and not mailbox.latest:
+                    break
+                if pace_s:
+                    await asyncio.sleep(pace_s)
         finally:
-            live.watchers.discard(queue)
+            live.watchers.discard(mailbox)
         row = await asyncio.to_thread(arena.store.match, row.id) or row
     match_id = row.id
     updates = await asyncio.to_thread(

@@ -223,12 +223,12 @@ class Broadcast:
     async def _run(self) -> None:
         end: bytes | None = DROPPED  # stopped (the referee shuts down) or failed: the browsers reconnect
         try:
-            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, admin=False, fold=True, events=False)) as updates:
+            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, admin=False, events=False,
+                                                         pace_s=self.page.pace_s)) as updates:
                 async for update in updates:
                     data, first = self.framer.split(update)
                     self.latest[data["game_number"]] = data
                     self._send(self.framer.with_header(data) if first else _event("update", data))
-                    await asyncio.sleep(self.page.pace_s)
             end = None  # the feed's end
         except Exception:  # a store error
             log.exception("web feed failed", match_id=self.row.id)

@@ -11,6 +11,7 @@ be. Timing is never asserted: what is checked is statuses, counts and the order 
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import queue
 import sqlite3
@@ -24,15 +25,17 @@ import grpc
 import pytest
 import structlog
 
+from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server.logs import RateLimitedLog
 from server.referee.match import YIELD_EVERY, GameRunner
 from server.referee.session import Disconnected, GameSession, SeatInfo
-from server.service import Arena, start_server
+from server.service import WATCH_PACE_S, Arena, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Bot, Store
 from server.streams import StreamSeat
+from server.watch import Mailbox
 
 from harness import ADMIN, Referee, referee
 from memory_port import MemoryPort
@@ -321,6 +324,62 @@ def test_a_bot_holds_at_most_max_streams_per_bot_streams(tmp_path: Path) -> None
         again = Stream(ref.address, token)
         again.until("welcome")
     assert [line["bot"] for line in ref.log_lines() if line["event"] == "stream refused: too many streams for one bot"] == ["greedy"]
+
+
+# ---------------------------------------------------------------------------------- watchers
+def test_watch_streams_are_capped_and_paced_whatever_the_caller_does(tmp_path: Path) -> None:
+    """Anyone may Watch, and every live update costs the referee a projection and a write. A
+    client opening Watch streams by the dozen is refused past --max-watchers, and a watcher of a
+    match whose bots answer at once gets at most one update per WATCH_PACE_S (two games' worth),
+    the changes in between together: no watcher can slow the matches down."""
+    with referee(tmp_path, "--max-watchers", "2") as ref:
+        admin = ref.arena()
+        match_id = admin.create("mizerka-short", seat_bots(ref, ["play"] * 3, "fast"), seed="watched", games=3)
+        channel = grpc.insecure_channel(ref.address)
+        stub = referee_pb2_grpc.RefereeStub(channel)
+        held = stub.Watch(referee_pb2.WatchRequest(match_id=match_id))  # a second watcher, reading nothing
+        started = time.monotonic()
+        watched = stub.Watch(referee_pb2.WatchRequest(match_id=match_id))
+        live: list[referee_pb2.WatchUpdate] = []
+        played: collections.Counter[int] = collections.Counter()  # cards seen played, by game
+        over = set()
+        for update in watched:
+            if update.full:
+                continue
+            live.append(update)
+            played[update.game_number] += sum(e.WhichOneof("kind") == "card_played" for e in update.events)
+            over |= {update.game_number} if update.game_over else set()
+            if len(live) == 1:  # both watchers are open now: a third is refused, naming the limit
+                with pytest.raises(grpc.RpcError) as err:
+                    next(iter(stub.Watch(referee_pb2.WatchRequest(match_id=match_id), timeout=10)))
+                assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert "already serves 2 Watch streams" in err.value.details() and "--max-watchers 2" in err.value.details()
+        elapsed = time.monotonic() - started
+        assert len(live) <= Mailbox.KEEP_GAMES * (elapsed / WATCH_PACE_S + 1), (len(live), elapsed)
+        # every card of a game seen to its end reached the watcher, folded or not (9 deals of 39 cards)
+        assert 2 in over and all(played[g] == 9 * 39 for g in over), (over, played)
+        held.cancel()
+
+        def accepted() -> bool:
+            try:  # the ended match: one full update per game
+                return next(iter(stub.Watch(referee_pb2.WatchRequest(match_id=match_id), timeout=10))).full
+            except grpc.RpcError as e:  # the closed stream's slot not free yet
+                assert e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, e
+                return False
+
+        wait_for(accepted, "a Watch stream accepted again once one closed")
+        channel.close()
+
+
+def test_a_watcher_that_stops_reading_holds_two_games_not_every_change() -> None:
+    mailbox = Mailbox()
+    games = [Game(load_ruleset("mizerka-short"), seed=f"g{i}") for i in range(5)]
+    for index, game in enumerate(games):
+        for _ in range(10_000):
+            mailbox.put(index, game)
+    mailbox.put(3, games[3], over=True)
+    mailbox.put(4, games[4])
+    assert mailbox.latest == {3: (games[3], True), 4: (games[4], False)}  # the game over stays known
 
 
 def capturing(lines: list[dict[str, Any]]) -> Any:

@@ -42,7 +42,9 @@ export interface DecisionRequest {
    */
   'time_left_ms'?: (number);
   /**
-   * Milliseconds left in your time bank. You time out when time_left_ms + bank_ms have passed.
+   * Milliseconds left in your time bank. You time out when time_left_ms + bank_ms have passed,
+   * counted on the referee's clock less its own pauses (a garbage collection of a few hundred
+   * milliseconds at a thousand matches): while the referee stands still, your clock does too.
    */
   'bank_ms'?: (number);
   /**
@@ -92,7 +94,9 @@ export interface DecisionRequest__Output {
    */
   'time_left_ms': (number);
   /**
-   * Milliseconds left in your time bank. You time out when time_left_ms + bank_ms have passed.
+   * Milliseconds left in your time bank. You time out when time_left_ms + bank_ms have passed,
+   * counted on the referee's clock less its own pauses (a garbage collection of a few hundred
+   * milliseconds at a thousand matches): while the referee stands still, your clock does too.
    */
   'bank_ms': (number);
   /**
