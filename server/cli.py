@@ -107,7 +107,7 @@ def serve(
     hello_timeout_s: Annotated[float, typer.Option(help="Seconds a new Play stream has to send its Hello; then it is closed with DEADLINE_EXCEEDED.")] = _LIMITS.hello_timeout_s,
     max_streams_per_bot: Annotated[int, typer.Option(help="Open Play streams one bot may hold; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_streams_per_bot,
     max_unasked_messages: Annotated[int, typer.Option(help="Messages a bot may send without being asked (no DecisionRequest or retry in between); more and its stream is closed with RESOURCE_EXHAUSTED.")] = _LIMITS.max_unasked_messages,
-    max_watchers: Annotated[int, typer.Option(help="Watch streams served at once, all callers together; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_watchers,
+    max_watchers: Annotated[int, typer.Option(help="Watch streams served at once, all callers but the admin together; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_watchers,
     log_format: Annotated[str, typer.Option(help="auto, console or json.")] = "auto",
     ready_file: Annotated[Path | None, typer.Option(help="Write host:port here once listening (for scripts).")] = None,
     tls_cert: Annotated[Path | None, typer.Option(metavar="PEM", help="Serve TLS with this certificate chain (PEM; needs --tls-key). Without TLS, tokens cross the network in clear text.")] = None,

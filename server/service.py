@@ -60,9 +60,9 @@ T = TypeVar("T")
 
 
 # A live match's Watch stream gets at most one update per WATCH_PACE_S (the changes in between come
-# together): with at most max_watchers streams, what spectators cost the referee is bounded however
-# fast the matches run (docs/protocol.md, "Watching").
-WATCH_PACE_S = 0.05
+# together), the web page's pace: with at most max_watchers streams, what spectators cost the referee
+# is bounded however fast the matches run (docs/protocol.md, "Watching"; BENCHMARKS.md, "Watch streams").
+WATCH_PACE_S = 0.3
 
 # ---------------------------------------------------------------------------------- matches
 class LiveMatch:
@@ -114,7 +114,7 @@ class Arena:
         self.finished_games = RecentGames(recent_games)
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self.tally = RefereeTally()  # the referee's metrics (server/metrics.py)
-        self.watching = 0  # open Watch streams (StreamLimits.max_watchers)
+        self.watching = 0  # open Watch streams but the admin's (StreamLimits.max_watchers)
 
     def live_matches(self) -> int:
         return len(self.live)
@@ -287,22 +287,23 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         """Live: public information only. Ended: the full record if the match is public or the
         caller is the admin, else the spectator's view of each game again (server/watch.py)."""
         arena = self.arena
+        admin = is_admin(context.invocation_metadata(), self.admin_token)
+        counted = 0 if admin else 1  # the admin's streams are not capped: no crowd can lock the organiser out
         most = arena.lobby.limits.max_watchers
-        if arena.watching >= most:
+        if counted and arena.watching >= most:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"this referee already serves {arena.watching} Watch "
                         f"streams, the most it allows (mizerka serve --max-watchers {most}): try again later")
-        arena.watching += 1
+        arena.watching += counted
         try:
             row = await asyncio.to_thread(arena.store.match, request.match_id)
             if row is None:
                 await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
             assert row is not None
-            admin = is_admin(context.invocation_metadata(), self.admin_token)
             async with contextlib.aclosing(watch_updates(arena, row, admin, pace_s=WATCH_PACE_S)) as updates:
                 async for update in updates:
                     yield update
         finally:
-            arena.watching -= 1
+            arena.watching -= counted
 
 
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:

@@ -53,7 +53,7 @@ class StreamLimits:
     hello_timeout_s: float = 10.0  # from opening the stream to its Hello: DEADLINE_EXCEEDED after
     max_streams_per_bot: int = 64  # open Play streams per bot token: RESOURCE_EXHAUSTED beyond
     max_unasked_messages: int = 256  # messages without a DecisionRequest or a retry in between: RESOURCE_EXHAUSTED beyond
-    max_watchers: int = 64  # open Watch streams, all callers together: RESOURCE_EXHAUSTED beyond
+    max_watchers: int = 16  # open Watch streams, all callers but the admin together: RESOURCE_EXHAUSTED beyond
 
     def __post_init__(self) -> None:
         if not self.hello_timeout_s > 0:

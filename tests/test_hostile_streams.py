@@ -329,7 +329,8 @@ def test_a_bot_holds_at_most_max_streams_per_bot_streams(tmp_path: Path) -> None
 # ---------------------------------------------------------------------------------- watchers
 def test_watch_streams_are_capped_and_paced_whatever_the_caller_does(tmp_path: Path) -> None:
     """Anyone may Watch, and every live update costs the referee a projection and a write. A
-    client opening Watch streams by the dozen is refused past --max-watchers, and a watcher of a
+    client opening Watch streams by the dozen is refused past --max-watchers (the admin is not),
+    and a watcher of a
     match whose bots answer at once gets at most one update per WATCH_PACE_S (two games' worth),
     the changes in between together: no watcher can slow the matches down."""
     with referee(tmp_path, "--max-watchers", "2") as ref:
@@ -354,6 +355,10 @@ def test_watch_streams_are_capped_and_paced_whatever_the_caller_does(tmp_path: P
                     next(iter(stub.Watch(referee_pb2.WatchRequest(match_id=match_id), timeout=10)))
                 assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
                 assert "already serves 2 Watch streams" in err.value.details() and "--max-watchers 2" in err.value.details()
+                organiser = stub.Watch(referee_pb2.WatchRequest(match_id=match_id), timeout=10,
+                                       metadata=(("authorization", f"Bearer {ADMIN}"),))
+                assert next(iter(organiser)).match_id == match_id  # the admin is never locked out
+                organiser.cancel()
         elapsed = time.monotonic() - started
         assert len(live) <= Mailbox.KEEP_GAMES * (elapsed / WATCH_PACE_S + 1), (len(live), elapsed)
         # every card of a game seen to its end reached the watcher, folded or not (9 deals of 39 cards)

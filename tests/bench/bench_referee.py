@@ -29,7 +29,7 @@ process, all streams on one channel.
    matches of the throughput run, alternating windows without and with N server-sent-event clients
    on its web page's match feeds (one per match, or ``--followed K`` matches shared among them; they
    run in a process of their own, this script again with a hidden option, as browsers would be
-   elsewhere).
+   elsewhere). With ``--grpc-watch`` they are gRPC Watch streams instead.
 
 ``--profile`` runs the referee throughput window only, with the server under cProfile, and prints
 its hot spots. The metric definitions are printed with the results (see DEFINITIONS below).
@@ -559,14 +559,25 @@ async def _follow(session: aiohttp.ClientSession, url: str, updates: list[int]) 
                 updates[0] += 1
 
 
+async def _watch(channel: grpc.aio.Channel, match_id: str, updates: list[int]) -> None:
+    async for _ in referee_pb2_grpc.RefereeStub(channel).Watch(referee_pb2.WatchRequest(match_id=match_id)):
+        updates[0] += 1
+
+
 async def spectator(base: str, match_ids: list[str], n: int, watching: asyncio.Event, idle: asyncio.Event,
                     updates: list[int]) -> None:
     """One browser's worth of load: the web page's live feed (server-sent events) of a running
-    match, followed while ``watching`` is set, dropped as soon as ``idle`` is; another match when one ends."""
-    async with aiohttp.ClientSession() as session:
+    match, or with a ``grpc://`` base its gRPC Watch stream, followed while ``watching`` is set,
+    dropped as soon as ``idle`` is; another match when one ends."""
+    async with contextlib.AsyncExitStack() as stack:
+        session = await stack.enter_async_context(aiohttp.ClientSession())
+        channel = (await stack.enter_async_context(grpc.aio.insecure_channel(base.removeprefix("grpc://")))
+                   if base.startswith("grpc://") else None)
         while True:
             await watching.wait()
-            read = asyncio.create_task(_follow(session, f"{base}/api/match/{match_ids[n % len(match_ids)]}/feed", updates))
+            match_id = match_ids[n % len(match_ids)]
+            read = asyncio.create_task(_watch(channel, match_id, updates) if channel is not None
+                                       else _follow(session, f"{base}/api/match/{match_id}/feed", updates))
             stop = asyncio.create_task(idle.wait())
             await asyncio.wait({read, stop}, return_when=asyncio.FIRST_COMPLETED)
             for task in (read, stop):
@@ -627,7 +638,8 @@ async def spectators(args: argparse.Namespace, tmp: Path) -> None:
             matches_running(referee, args.matches, ref, slow_clock):
         line = next(json.loads(x) for x in referee.log_path.read_text().splitlines() if '"web page listening"' in x)
         followed = sorted(ref.matches)[:args.followed or args.spectators]
-        clients = SpectatorProcess(f"http://{line['address']}", followed, args.spectators)
+        base = f"grpc://{referee.address}" if args.grpc_watch else f"http://{line['address']}"
+        clients = SpectatorProcess(base, followed, args.spectators)
         rates: dict[str, list[float]] = {"without": [], "with": []}
         windows = {"without": Window(), "with": Window()}
         decisions = {"without": 0, "with": 0}
@@ -651,7 +663,8 @@ async def spectators(args: argparse.Namespace, tmp: Path) -> None:
         finally:
             clients.close()
     without, with_ = (statistics.fmean(rates[k]) for k in ("without", "with"))
-    print(f"spectators {args.matches} matches, {args.spectators} SSE clients on the web page (one process of their own) "
+    kind = "gRPC Watch streams" if args.grpc_watch else "SSE clients on the web page"
+    print(f"spectators {args.matches} matches, {args.spectators} {kind} (one process of their own) "
           f"following {len(followed)} of them, {args.rounds} windows per side:")
     print(f"          without {without:>9,.0f} decisions/s   (windows: {', '.join(f'{r:,.0f}' for r in rates['without'])})")
     print(f"          with    {with_:>9,.0f} decisions/s   (windows: {', '.join(f'{r:,.0f}' for r in rates['with'])});"
@@ -729,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=16, help="concurrent matches in the throughput run (default 16)")
     parser.add_argument("--spectators", type=int, default=0,
                         help="instead: decisions/s with and without this many SSE clients (a process of their own) on the web page's match feeds")
+    parser.add_argument("--grpc-watch", action="store_true",
+                        help="with --spectators: the spectators are gRPC Watch streams, not the web page's feeds")
     parser.add_argument("--followed", type=int, default=0,
                         help="with --spectators: the matches they follow (default: as many as spectators, one each)")
     parser.add_argument("--busy", type=int, default=50, help="matches with a never answered decision pending (default 50)")

@@ -79,9 +79,9 @@ class RefereeServicer:
         when the admin publishes it (Arena.PublishMatches; a league when it has finished). Until then
         an ended match sends only what a spectator saw. The admin gets full records at any time by
         sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
-        A live match sends at most one update every 50 ms per game: the changes in between come in the
-        next one, with all their events. A referee serves at most 64 Watch streams at once, all callers
-        together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+        A live match sends at most one update every 0.3 s per game: the changes in between come in the
+        next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
+        but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

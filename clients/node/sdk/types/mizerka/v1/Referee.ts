@@ -57,9 +57,9 @@ export interface RefereeClient extends grpc.Client {
    * when the admin publishes it (Arena.PublishMatches; a league when it has finished). Until then
    * an ended match sends only what a spectator saw. The admin gets full records at any time by
    * sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
-   * A live match sends at most one update every 50 ms per game: the changes in between come in the
-   * next one, with all their events. A referee serves at most 64 Watch streams at once, all callers
-   * together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+   * A live match sends at most one update every 0.3 s per game: the changes in between come in the
+   * next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
+   * but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
    */
   Watch(argument: _mizerka_v1_WatchRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
   Watch(argument: _mizerka_v1_WatchRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
@@ -70,9 +70,9 @@ export interface RefereeClient extends grpc.Client {
    * when the admin publishes it (Arena.PublishMatches; a league when it has finished). Until then
    * an ended match sends only what a spectator saw. The admin gets full records at any time by
    * sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
-   * A live match sends at most one update every 50 ms per game: the changes in between come in the
-   * next one, with all their events. A referee serves at most 64 Watch streams at once, all callers
-   * together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+   * A live match sends at most one update every 0.3 s per game: the changes in between come in the
+   * next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
+   * but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
    */
   watch(argument: _mizerka_v1_WatchRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
   watch(argument: _mizerka_v1_WatchRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
@@ -109,9 +109,9 @@ export interface RefereeHandlers extends grpc.UntypedServiceImplementation {
    * when the admin publishes it (Arena.PublishMatches; a league when it has finished). Until then
    * an ended match sends only what a spectator saw. The admin gets full records at any time by
    * sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
-   * A live match sends at most one update every 50 ms per game: the changes in between come in the
-   * next one, with all their events. A referee serves at most 64 Watch streams at once, all callers
-   * together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+   * A live match sends at most one update every 0.3 s per game: the changes in between come in the
+   * next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
+   * but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
    */
   Watch: grpc.handleServerStreamingCall<_mizerka_v1_WatchRequest__Output, _mizerka_v1_WatchUpdate>;
   
