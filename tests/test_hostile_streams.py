@@ -338,7 +338,8 @@ def test_watch_streams_are_capped_and_paced_whatever_the_caller_does(tmp_path: P
         match_id = admin.create("mizerka-short", seat_bots(ref, ["play"] * 3, "fast"), seed="watched", games=3)
         channel = grpc.insecure_channel(ref.address)
         stub = referee_pb2_grpc.RefereeStub(channel)
-        held = stub.Watch(referee_pb2.WatchRequest(match_id=match_id))  # a second watcher, reading nothing
+        held = stub.Watch(referee_pb2.WatchRequest(match_id=match_id))  # a second watcher, reading no more after this
+        assert next(held).match_id == match_id  # its stream is served (and counted) now
         started = time.monotonic()
         watched = stub.Watch(referee_pb2.WatchRequest(match_id=match_id))
         live: list[referee_pb2.WatchUpdate] = []
