@@ -64,7 +64,7 @@ class Collector:
         self.check_every_s = check_every_s
         self.young_collections = 0
         self.full_collections = 0
-        self.paused_s = 0.0  # the loop's time spent in full collections: the bots' clocks skip it (server/referee/match.py)
+        self._paused_s = 0.0  # the loop's time spent in full collections: the bots' clocks skip it (server/referee/match.py)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._was_enabled = False
         self._young: asyncio.TimerHandle | None = None
@@ -86,7 +86,7 @@ class Collector:
     def paused(self) -> float:
         """Seconds the event loop stood still in full collections so far (young ticks take a
         millisecond or two, like any busy moment of the loop, and are not counted)."""
-        return self.paused_s
+        return self._paused_s
 
     def stop(self) -> None:
         for timer in (self._young, self._full, self._check):
@@ -122,7 +122,7 @@ class Collector:
         self._blocks = sys.getallocatedblocks()
         self.full_collections += 1
         took = self._loop.time() - started
-        self.paused_s += took
+        self._paused_s += took
         log.info("full garbage collection", freed=freed, memory_blocks=self._blocks,
                  ms=round(took * 1000, 1))  # counting the frozen would walk them again
         if self._full is not None:
