@@ -108,6 +108,7 @@ def serve(
     max_streams_per_bot: Annotated[int, typer.Option(help="Open Play streams one bot may hold; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_streams_per_bot,
     max_unasked_messages: Annotated[int, typer.Option(help="Messages a bot may send without being asked (no DecisionRequest or retry in between); more and its stream is closed with RESOURCE_EXHAUSTED.")] = _LIMITS.max_unasked_messages,
     max_watchers: Annotated[int, typer.Option(help="Watch streams served at once, all callers but the admin together; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_watchers,
+    max_watchers_per_host: Annotated[int, typer.Option(help="Of those, the Watch streams one host (the caller's address) may hold; more are refused with RESOURCE_EXHAUSTED.")] = _LIMITS.max_watchers_per_host,
     log_format: Annotated[str, typer.Option(help="auto, console or json.")] = "auto",
     ready_file: Annotated[Path | None, typer.Option(help="Write host:port here once listening (for scripts).")] = None,
     tls_cert: Annotated[Path | None, typer.Option(metavar="PEM", help="Serve TLS with this certificate chain (PEM; needs --tls-key). Without TLS, tokens cross the network in clear text.")] = None,
@@ -135,7 +136,7 @@ def serve(
               "$MIZERKA_ADMIN_TOKEN or the file DB.admin-token", file=sys.stderr)
     try:
         clock = ClockSettings(decision_ms, bank_ms, increment_ms, max_strikes)
-        limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages, max_watchers)
+        limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages, max_watchers, max_watchers_per_host)
         tls = ServerTls.load(tls_cert, tls_key, tls_client_ca)
     except ValueError as e:  # a bad clock, limit or TLS file (TlsSettingsError)
         raise usage_error(str(e)) from None

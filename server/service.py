@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import functools
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
@@ -33,6 +33,7 @@ from mizerka_proto import (
 )
 from server import matchlog, protocol
 from server.grpc_events import drain_notifications
+from server.logs import peer_host
 from server.metrics import RefereeTally
 from server.records import STATUS, bot_names, is_admin, match_to_proto, page, replay_stored
 from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
@@ -48,7 +49,7 @@ from server.store import (
 )
 from server.streams import MAX_MESSAGE_BYTES, Lobby, play
 from server.tls import ServerTls
-from server.watch import Mailbox, watch_updates
+from server.watch import Changes, SpectatorFeed, watch_updates
 
 log = structlog.get_logger("service")
 
@@ -73,7 +74,8 @@ class LiveMatch:
         self.task: asyncio.Task[None] | None = None
         self.runner: GameRunner | None = None
         self.done = asyncio.Event()
-        self.watchers: set[Mailbox] = set()
+        self.changes = Changes()  # what its watchers follow (server/watch.py)
+        self.feed: SpectatorFeed | None = None  # the projection its watchers share
         self.abort_reason = ""  # set by Arena.abort: why the admin stopped it
 
 
@@ -115,6 +117,7 @@ class Arena:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self.tally = RefereeTally()  # the referee's metrics (server/metrics.py)
         self.watching = 0  # open Watch streams but the admin's (StreamLimits.max_watchers)
+        self.watching_from: Counter[str] = Counter()  # ... of them by host (StreamLimits.max_watchers_per_host)
 
     def live_matches(self) -> int:
         return len(self.live)
@@ -210,8 +213,7 @@ class Arena:
                 bound.info("match ended", status=status, reason=reason)
                 live.runner = None  # its on_update refers back to live: leave no cycle for the collector
                 live.done.set()
-                for mailbox in live.watchers:
-                    mailbox.end()
+                live.changes.end()
                 self.live.pop(row.id, None)
 
     # The writer thread counts what the store has just taken (the only thread to change these counts):
@@ -225,8 +227,8 @@ class Arena:
         self.tally.matches[status] += 1
 
     def _publish(self, live: LiveMatch, index: int, game: Game, game_over: bool = False) -> None:
-        for mailbox in live.watchers:
-            mailbox.put(index, game, game_over)
+        if live.changes.watchers:  # a watcher coming later starts from the game being played
+            live.changes.put(index, game, game_over)
 
     async def abort(self, reason: str, group: str = "", match_ids: Sequence[str] = ()) -> list[str]:
         """Stop the unfinished matches of ``group`` and those named, each stored ABORTED with
@@ -289,11 +291,16 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         arena = self.arena
         admin = is_admin(context.invocation_metadata(), self.admin_token)
         counted = 0 if admin else 1  # the admin's streams are not capped: no crowd can lock the organiser out
-        most = arena.lobby.limits.max_watchers
-        if counted and arena.watching >= most:
+        limits, host = arena.lobby.limits, peer_host(context.peer())
+        if counted and arena.watching_from[host] >= limits.max_watchers_per_host:  # one host cannot take every slot
+            await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"your host already holds {arena.watching_from[host]} "
+                        f"Watch streams, the most one host may (mizerka serve --max-watchers-per-host "
+                        f"{limits.max_watchers_per_host}): close one first")
+        if counted and arena.watching >= limits.max_watchers:
             await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, f"this referee already serves {arena.watching} Watch "
-                        f"streams, the most it allows (mizerka serve --max-watchers {most}): try again later")
+                        f"streams, the most it allows (mizerka serve --max-watchers {limits.max_watchers}): try again later")
         arena.watching += counted
+        arena.watching_from[host] += counted
         try:
             row = await asyncio.to_thread(arena.store.match, request.match_id)
             if row is None:
@@ -304,6 +311,9 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
                     yield update
         finally:
             arena.watching -= counted
+            arena.watching_from[host] -= counted
+            if arena.watching_from[host] <= 0:
+                del arena.watching_from[host]
 
 
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:

@@ -54,11 +54,12 @@ class StreamLimits:
     max_streams_per_bot: int = 64  # open Play streams per bot token: RESOURCE_EXHAUSTED beyond
     max_unasked_messages: int = 256  # messages without a DecisionRequest or a retry in between: RESOURCE_EXHAUSTED beyond
     max_watchers: int = 16  # open Watch streams, all callers but the admin together: RESOURCE_EXHAUSTED beyond
+    max_watchers_per_host: int = 4  # ... of them from one host (the peer's address): RESOURCE_EXHAUSTED beyond
 
     def __post_init__(self) -> None:
         if not self.hello_timeout_s > 0:
             raise ValueError(f"hello_timeout_s must be above 0, got {self.hello_timeout_s!r}")
-        for name in ("max_streams_per_bot", "max_unasked_messages", "max_watchers"):
+        for name in ("max_streams_per_bot", "max_unasked_messages", "max_watchers", "max_watchers_per_host"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")

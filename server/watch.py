@@ -9,13 +9,15 @@ the admin, else the spectator's view of each game again (server/records.py).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Mapping
+import zlib
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from mizerka_engine.game import Game
-from mizerka_engine.rules import load_ruleset
+from mizerka_engine.rules import Ruleset, load_ruleset
 from mizerka_engine.views import SPECTATOR, project, project_events
-from mizerka_proto import referee_pb2
+from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
 from server.records import bot_names, finished_updates
 from server.store import MatchRow, Store
@@ -31,49 +33,124 @@ class Playing(Protocol):
     def game(self) -> Game: ...
 
 
-class Mailbox:
-    """One spectator's pending changes of a live match: the latest state of each game that changed
-    since it last looked (a game is one live object, so its latest state is all there is), for
-    at most ``KEEP_GAMES`` games. Bounded whatever the spectator's pace: one that stops reading
-    holds two games, not every change of the match; one that falls further behind skips to the
-    games being played (every game comes again once the match ends)."""
+class Changes:
+    """A live match's changes as its watchers follow them: the latest state of each of the last
+    ``KEEP_GAMES`` games that changed (a game is one live object, so its latest state is all there
+    is), each with the number of the change that last touched it. One put per change whatever the
+    number of watchers, none while nobody watches; each watcher remembers the last change it took.
+    Bounded whatever a watcher's pace: one that stops reading is owed two games, not every change
+    of the match; one that falls further behind skips to the games being played (every game comes
+    again once the match ends)."""
 
     KEEP_GAMES = 2
 
     def __init__(self) -> None:
-        self.latest: dict[int, tuple[Game, bool]] = {}  # game index -> (game, game over), oldest first
+        self.count = 0  # changes put so far
+        self.latest: dict[int, tuple[int, Game, bool]] = {}  # game index -> (its last change, game, over), oldest first
         self.ended = False
-        self._ready = asyncio.Event()
+        self.watchers = 0  # streams following the match now
+        self._changed = asyncio.Event()
 
     def put(self, index: int, game: Game, over: bool = False) -> None:
+        self.count += 1
         previous = self.latest.pop(index, None)
-        self.latest[index] = (game, over or (previous is not None and previous[1]))
+        self.latest[index] = (self.count, game, over or (previous is not None and previous[2]))
         while len(self.latest) > self.KEEP_GAMES:
             del self.latest[next(iter(self.latest))]
-        self._ready.set()
+        self._wake()
 
     def end(self) -> None:
         """The match ended: nothing more will be put."""
         self.ended = True
-        self._ready.set()
+        self._wake()
 
-    async def take(self) -> dict[int, tuple[Game, bool]]:
-        """Wait for changes (or the end), then take them all."""
-        await self._ready.wait()
-        self._ready.clear()
-        latest, self.latest = self.latest, {}
-        return latest
+    def _wake(self) -> None:
+        self._changed.set()  # wakes every waiter; the flag is only for those to come
+        self._changed.clear()
+
+    def since(self, seen: int) -> dict[int, tuple[Game, bool]]:
+        """The games changed after change number ``seen``: index -> (game, over)."""
+        return {index: (game, over) for index, (n, game, over) in self.latest.items() if n > seen}
+
+    async def wait(self, seen: int) -> None:
+        """Until there is a change after number ``seen``, or the match ended."""
+        while self.count <= seen and not self.ended:
+            await self._changed.wait()
+
+
+class SpectatorFeed:
+    """A live match's spectator updates, shared by all its watchers: each state of a game is
+    projected once (:func:`project`, :func:`~server.protocol.view_to_proto`), each event encoded
+    once and each update built once, however many streams watch it. A watcher keeps only how many
+    of a game's events it has had. At most ``KEEP_GAMES`` games are kept (watchers are owed two);
+    an older one asked for again is projected afresh, which gives the same events in the same order."""
+
+    KEEP_GAMES = Changes.KEEP_GAMES + 1
+
+    def __init__(self, match_id: str, rules: Ruleset, names: Sequence[str]) -> None:
+        self.match_id = match_id
+        self.rules = rules
+        self.names = list(names)
+        self.ruleset = protocol.ruleset_to_proto(rules)
+        self._games: dict[int, _GameFeed] = {}  # game index -> its projection so far, oldest first
+        self.projections = 0  # views projected (the tests count them)
+
+    def update(self, index: int, game: Game, over: bool, sent: int, events: bool) -> tuple[referee_pb2.WatchUpdate, int]:
+        """The live update of game ``index`` for a watcher that has had ``sent`` of its events (with
+        the events after those, if ``events``), and the watcher's count after it. Shared by every
+        watcher in the same place: send it, do not change it."""
+        feed = self._feed(index, game)
+        state = len(game.log)  # a game changes by its log alone
+        if feed.at != state:
+            feed.at, feed.updates = state, {}
+            feed.view = protocol.view_to_proto(project(game, SPECTATOR), self.names)
+            self.projections += 1
+            if feed.cursor < state:
+                feed.encoded.extend(feed.encoder.encode_all(project_events(game, SPECTATOR, feed.cursor)))
+                feed.cursor = state
+        key = (over, sent if events else -1)
+        update = feed.updates.get(key)
+        if update is None:
+            update = feed.updates[key] = referee_pb2.WatchUpdate(
+                match_id=self.match_id, game_number=index, names=self.names, ruleset=self.ruleset, view=feed.view,
+                game_over=over, events=feed.encoded[sent:] if events else (),
+            )
+        return update, len(feed.encoded) if events else sent
+
+    def _feed(self, index: int, game: Game) -> _GameFeed:
+        feed = self._games.get(index)
+        if feed is None or feed.game is not game:
+            feed = self._games[index] = _GameFeed(game, wire_events.EventEncoder(self.rules))
+            while len(self._games) > self.KEEP_GAMES:
+                del self._games[min(self._games)]
+        return feed
+
+
+@dataclass(slots=True, eq=False)
+class _GameFeed:
+    """One game's share of a :class:`SpectatorFeed`."""
+
+    game: Game
+    encoder: wire_events.EventEncoder
+    cursor: int = 0  # the game's log entries encoded so far
+    encoded: list[events_pb2.Event] = field(default_factory=list)
+    at: int = -1  # the log length ``view`` and ``updates`` are of
+    view: game_pb2.SeatView | None = None
+    updates: dict[tuple[bool, int], referee_pb2.WatchUpdate] = field(default_factory=dict)  # (over, events sent) -> update
 
 
 class Watched(Protocol):
     """A live match as spectators follow it (:class:`server.service.LiveMatch`): the Arena puts
-    each change into every watcher's mailbox and ends them when the match ends."""
+    each change into ``changes`` (while anyone watches) and ends it when the match ends; ``feed``
+    is the projection its watchers share, made by the first of them."""
 
     @property
     def runner(self) -> Playing | None: ...
 
     @property
-    def watchers(self) -> set[Mailbox]: ...
+    def changes(self) -> Changes: ...
+
+    feed: SpectatorFeed | None
 
 
 class Recent(Protocol):
@@ -104,31 +181,30 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, *, events:
     live = arena.live.get(row.id)
     if live is not None:
         names = await asyncio.to_thread(bot_names, arena.store, row)
-        rules = load_ruleset(row.preset, row.options)
-        ruleset = protocol.ruleset_to_proto(rules)
-        mailbox = Mailbox()
-        live.watchers.add(mailbox)
+        if live.feed is None:
+            live.feed = SpectatorFeed(row.id, load_ruleset(row.preset, row.options), names)
+        feed, changes = live.feed, live.changes
+        loop = asyncio.get_running_loop()
+        phase = pace_s * (zlib.crc32(row.id.encode()) % 1000) / 1000  # the match's own moment in each pace_s
+        changes.watchers += 1
         try:
-            cursor: dict[int, tuple[int, wire_events.EventEncoder]] = {}
-            if live.runner is not None:
-                mailbox.put(live.runner.game_index, live.runner.game)
+            seen = changes.count
+            due = {} if live.runner is None else {live.runner.game_index: (live.runner.game, False)}
+            sent: dict[int, int] = {}  # game index -> its events sent so far
             while True:
-                for index, (game, over) in (await mailbox.take()).items():
-                    update = referee_pb2.WatchUpdate(
-                        match_id=row.id, game_number=index, names=names, ruleset=ruleset,
-                        view=protocol.view_to_proto(project(game, SPECTATOR), names), game_over=over,
-                    )
-                    if events:
-                        start, encoder = cursor.get(index, (0, wire_events.EventEncoder(rules)))
-                        update.events.extend(encoder.encode_all(project_events(game, SPECTATOR, start)))
-                        cursor[index] = (len(game.log), encoder)
+                for index, (game, over) in due.items():
+                    update, sent[index] = feed.update(index, game, over, sent.get(index, 0), events)
+                    if len(sent) > SpectatorFeed.KEEP_GAMES:
+                        del sent[min(sent)]
                     yield update
-                if mailbox.ended and not mailbox.latest:
+                if changes.ended and changes.count == seen:
                     break
-                if pace_s:
-                    await asyncio.sleep(pace_s)
+                if pace_s:  # the match's watchers wake together and share their updates
+                    await asyncio.sleep(pace_s - (loop.time() - phase) % pace_s)
+                await changes.wait(seen)
+                due, seen = changes.since(seen), changes.count
         finally:
-            live.watchers.discard(mailbox)
+            changes.watchers -= 1
         row = await asyncio.to_thread(arena.store.match, row.id) or row
     match_id = row.id
     updates = await asyncio.to_thread(

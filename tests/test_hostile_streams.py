@@ -35,7 +35,7 @@ from server.service import WATCH_PACE_S, Arena, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Bot, Store
 from server.streams import StreamSeat
-from server.watch import Mailbox
+from server.watch import Changes
 
 from harness import ADMIN, Referee, referee
 from memory_port import MemoryPort
@@ -361,7 +361,8 @@ def test_watch_streams_are_capped_and_paced_whatever_the_caller_does(tmp_path: P
                 assert next(iter(organiser)).match_id == match_id  # the admin is never locked out
                 organiser.cancel()
         elapsed = time.monotonic() - started
-        assert len(live) <= Mailbox.KEEP_GAMES * (elapsed / WATCH_PACE_S + 1), (len(live), elapsed)
+        # the first pause ends at the match's next tick of the pace, sooner than a whole one: + 2
+        assert len(live) <= Changes.KEEP_GAMES * (elapsed / WATCH_PACE_S + 2), (len(live), elapsed)
         # every card of a game seen to its end reached the watcher, folded or not (9 deals of 39 cards)
         assert 2 in over and all(played[g] == 9 * 39 for g in over), (over, played)
         held.cancel()
@@ -377,15 +378,56 @@ def test_watch_streams_are_capped_and_paced_whatever_the_caller_does(tmp_path: P
         channel.close()
 
 
-def test_a_watcher_that_stops_reading_holds_two_games_not_every_change() -> None:
-    mailbox = Mailbox()
+def test_one_host_cannot_take_every_watch_slot(tmp_path: Path) -> None:
+    """A crowd of Watch streams from one address is refused past --max-watchers-per-host, naming
+    the limit, while another host (here the referee's Unix socket) and the admin still get in, and
+    the host gets a slot again once it closes one."""
+    sock = tmp_path / "referee.sock"
+    with referee(tmp_path, "--max-watchers", "8", "--max-watchers-per-host", "2", "--unix-socket", str(sock)) as ref:
+        match_id = ref.arena().create("mizerka-short", seat_bots(ref, ["play"] * 3, "crowd"), seed="crowd", games=10_000)
+        request = referee_pb2.WatchRequest(match_id=match_id)
+        with grpc.insecure_channel(ref.address) as tcp, grpc.insecure_channel(f"unix:{sock}") as local:
+            stub = referee_pb2_grpc.RefereeStub(tcp)
+            held = [stub.Watch(request) for _ in range(2)]
+            assert all(next(h).match_id == match_id for h in held)  # both served, so both counted
+            with pytest.raises(grpc.RpcError) as err:
+                next(iter(stub.Watch(request, timeout=10)))
+            assert err.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            details = err.value.details()
+            assert "your host already holds 2 Watch streams" in details and "--max-watchers-per-host 2" in details, details
+            other = referee_pb2_grpc.RefereeStub(local).Watch(request, timeout=10)
+            assert next(other).match_id == match_id  # another host is not held back by this one
+            organiser = stub.Watch(request, timeout=10, metadata=(("authorization", f"Bearer {ADMIN}"),))
+            assert next(organiser).match_id == match_id  # nor is the admin, from the crowded host
+            for call in (other, organiser, held[0]):
+                call.cancel()
+
+            def accepted() -> bool:
+                call = stub.Watch(request, timeout=10)
+                try:
+                    return next(call).match_id == match_id
+                except grpc.RpcError as e:  # the closed stream's slot not free yet
+                    assert e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, e
+                    return False
+                finally:
+                    call.cancel()
+
+            wait_for(accepted, "the host's Watch stream accepted again once it closed one")
+            held[1].cancel()
+
+
+def test_a_watcher_that_stops_reading_is_owed_two_games_not_every_change() -> None:
+    changes = Changes()
+    seen = changes.count  # the watcher took nothing after this
     games = [Game(load_ruleset("mizerka-short"), seed=f"g{i}") for i in range(5)]
     for index, game in enumerate(games):
         for _ in range(10_000):
-            mailbox.put(index, game)
-    mailbox.put(3, games[3], over=True)
-    mailbox.put(4, games[4])
-    assert mailbox.latest == {3: (games[3], True), 4: (games[4], False)}  # the game over stays known
+            changes.put(index, game)
+    changes.put(3, games[3], over=True)
+    changes.put(4, games[4])
+    assert changes.since(seen) == {3: (games[3], True), 4: (games[4], False)}  # the game over stays known
+    assert len(changes.latest) == Changes.KEEP_GAMES  # what the match keeps for all its watchers together
+    assert changes.since(changes.count) == {}
 
 
 def capturing(lines: list[dict[str, Any]]) -> Any:

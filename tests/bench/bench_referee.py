@@ -634,7 +634,9 @@ async def spectators(args: argparse.Namespace, tmp: Path) -> None:
     the web page")."""
     slow_clock = game_pb2.Clock(decision_ms=HOUR_MS, bank_ms=0, max_strikes=0)
     ref = Stats()
-    async with referee_process(tmp / "referee", None, "--http-port", "0") as referee, \
+    more = (["--max-watchers", str(args.spectators), "--max-watchers-per-host", str(args.spectators)]
+            if args.grpc_watch else [])  # every stream served: they all come from this machine
+    async with referee_process(tmp / "referee", None, "--http-port", "0", *more) as referee, \
             matches_running(referee, args.matches, ref, slow_clock):
         line = next(json.loads(x) for x in referee.log_path.read_text().splitlines() if '"web page listening"' in x)
         followed = sorted(ref.matches)[:args.followed or args.spectators]

@@ -81,7 +81,8 @@ class RefereeServicer:
         sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
         A live match sends at most one update every 0.3 s per game: the changes in between come in the
         next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
-        but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+        but the admin together (mizerka serve --max-watchers), and at most 4 of them from one host, the
+        caller's address (--max-watchers-per-host): one more gets RESOURCE_EXHAUSTED, naming the limit.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -59,7 +59,8 @@ export interface RefereeClient extends grpc.Client {
    * sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
    * A live match sends at most one update every 0.3 s per game: the changes in between come in the
    * next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
-   * but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+   * but the admin together (mizerka serve --max-watchers), and at most 4 of them from one host, the
+   * caller's address (--max-watchers-per-host): one more gets RESOURCE_EXHAUSTED, naming the limit.
    */
   Watch(argument: _mizerka_v1_WatchRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
   Watch(argument: _mizerka_v1_WatchRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
@@ -72,7 +73,8 @@ export interface RefereeClient extends grpc.Client {
    * sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
    * A live match sends at most one update every 0.3 s per game: the changes in between come in the
    * next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
-   * but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+   * but the admin together (mizerka serve --max-watchers), and at most 4 of them from one host, the
+   * caller's address (--max-watchers-per-host): one more gets RESOURCE_EXHAUSTED, naming the limit.
    */
   watch(argument: _mizerka_v1_WatchRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
   watch(argument: _mizerka_v1_WatchRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_mizerka_v1_WatchUpdate__Output>;
@@ -111,7 +113,8 @@ export interface RefereeHandlers extends grpc.UntypedServiceImplementation {
    * sending the call metadata `authorization: Bearer <admin token>`. Unknown match id: NOT_FOUND.
    * A live match sends at most one update every 0.3 s per game: the changes in between come in the
    * next one, with all their events. A referee serves at most 16 Watch streams at once, all callers
-   * but the admin together (mizerka serve --max-watchers): one more gets RESOURCE_EXHAUSTED.
+   * but the admin together (mizerka serve --max-watchers), and at most 4 of them from one host, the
+   * caller's address (--max-watchers-per-host): one more gets RESOURCE_EXHAUSTED, naming the limit.
    */
   Watch: grpc.handleServerStreamingCall<_mizerka_v1_WatchRequest__Output, _mizerka_v1_WatchUpdate>;
   
