@@ -26,6 +26,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
+from server.collector import LAG_BUCKETS
 from server.referee.session import DefaultReason, GameSession
 from server.store import ABORTED, FINISHED
 
@@ -95,11 +96,29 @@ class Referee(Protocol):
     def live_streams(self) -> int: ...
 
 
+class EventLoop(Protocol):
+    """What the collector reads of the referee's event loop (:class:`server.collector.Collector`)."""
+
+    lag_buckets: list[int]
+    lag_s: float
+    full_collections: int
+
+    def paused(self) -> float: ...
+
+
+def _histogram(name: str, documentation: str, bounds: tuple[float, ...], counts: list[int], total: float) -> HistogramMetricFamily:
+    """A histogram from counts per bucket (not cumulative, the last above ``bounds[-1]``)."""
+    cumulative = accumulate(list(counts))  # a copy first: the loop may add meanwhile
+    return HistogramMetricFamily(name, documentation, sum_value=total,
+                                 buckets=[(floatToGoString(b), n) for b, n in zip((*bounds, float("inf")), cumulative)])
+
+
 class RefereeCollector(Collector):
     """Turns a referee's own numbers into metrics when scraped: nothing is kept twice."""
 
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, loop: EventLoop | None = None) -> None:
         self.referee = referee
+        self.loop = loop
 
     def collect(self) -> Iterator[Metric]:
         referee, tally = self.referee, self.referee.tally
@@ -107,13 +126,19 @@ class RefereeCollector(Collector):
                                 value=referee.live_matches())
         yield GaugeMetricFamily("mizerka_live_streams", "Bot Play streams open now (past their Hello), in a game or idle.",
                                 value=referee.live_streams())
-        cumulative = list(accumulate(list(tally.buckets)))
-        yield CounterMetricFamily("mizerka_decisions", "Decisions answered: Actions accepted from bots.", value=cumulative[-1])
-        yield HistogramMetricFamily(
-            "mizerka_decision_seconds", "Seconds from a DecisionRequest sent to its accepted Action received.",
-            buckets=[(floatToGoString(b), n) for b, n in zip((*LATENCY_BUCKETS, float("inf")), cumulative)],
-            sum_value=tally.latency_s,
-        )
+        decisions = _histogram("mizerka_decision_seconds", "Seconds from a DecisionRequest sent to its accepted Action received.",
+                               LATENCY_BUCKETS, tally.buckets, tally.latency_s)
+        yield CounterMetricFamily("mizerka_decisions", "Decisions answered: Actions accepted from bots.",
+                                  value=decisions.samples[len(LATENCY_BUCKETS)].value)  # the +Inf bucket: all of them
+        yield decisions
+        if self.loop is not None:
+            yield _histogram("mizerka_event_loop_lag_seconds", "How late a timer due on the referee's event loop ran: how "
+                             "long the loop was busy or paused before it (sampled by each garbage collector tick).",
+                             LAG_BUCKETS, self.loop.lag_buckets, self.loop.lag_s)
+            yield CounterMetricFamily("mizerka_gc_full_collections", "Full garbage collections (each stops the event loop).",
+                                      value=self.loop.full_collections)
+            yield CounterMetricFamily("mizerka_gc_pause_seconds", "Seconds the event loop stood still in full garbage "
+                                      "collections (on no bot's clock).", value=self.loop.paused())
         faults = CounterMetricFamily("mizerka_faults", "Bot faults by reason, counted when their game ends.", labels=["reason"])
         for fault, n in tally.faults.items():
             faults.add_metric([fault.value], n)
@@ -132,10 +157,10 @@ class RefereeCollector(Collector):
         yield matches
 
 
-def referee_registry(referee: Referee) -> CollectorRegistry:
-    """A registry of its own holding ``referee``'s metrics."""
+def referee_registry(referee: Referee, loop: EventLoop | None = None) -> CollectorRegistry:
+    """A registry of its own holding ``referee``'s metrics (and its event loop's, if given)."""
     registry = CollectorRegistry()
-    registry.register(RefereeCollector(referee))
+    registry.register(RefereeCollector(referee, loop))
     return registry
 
 

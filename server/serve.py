@@ -50,7 +50,7 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
         log.warning("matches of an earlier run marked aborted", matches=stale)
     if metrics is not None:  # before the referee listens: once the ready file is there, so are the metrics
         metrics_host, metrics_port = metrics
-        metrics_port = start_metrics_server(referee_registry(arena), metrics_host, metrics_port)
+        metrics_port = start_metrics_server(referee_registry(arena, collector), metrics_host, metrics_port)
         log.info("metrics listening", address=f"{metrics_host}:{metrics_port}", path="/metrics")
     health = health_aio.HealthServicer()
     server, bound = await start_server(arena, host, port, admin_token, tls, health,

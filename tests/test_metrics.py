@@ -5,6 +5,7 @@ referee stored in its SQLite database."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from server.collector import LAG_BUCKETS, Collector
 from server.metrics import LATENCY_BUCKETS, Fault, MetricsServerError, RefereeTally, referee_registry, start_metrics_server
 
 from harness import ADMIN, ROOT, referee
@@ -94,7 +96,9 @@ def test_metrics_scraped_during_and_after_a_league_agree_with_the_store(tmp_path
         metrics = line["address"]
         first = scrape(metrics)
         assert {name for name, _ in first} >= {"mizerka_live_matches", "mizerka_live_streams", *COUNTERS}
-        assert all(v == 0 for (name, _), v in first.items() if not name.startswith("mizerka_decision_seconds_bucket"))
+        played = [(name, v) for (name, _), v in first.items()  # what games add up; the loop's lag is time, not play
+                  if not name.startswith(("mizerka_decision_seconds_bucket", "mizerka_event_loop_lag_seconds"))]
+        assert all(v == 0 for _, v in played), played
 
         env = dict(os.environ, MIZERKA_ADMIN_TOKEN=ADMIN)
         league = subprocess.Popen([MIZERKA, "league", "run", str(league_file(tmp_path)), "--server", ref.address],
@@ -144,6 +148,11 @@ def test_metrics_scraped_during_and_after_a_league_agree_with_the_store(tmp_path
         for reason in ("timeout", "refused", "forfeited", "disconnected"):
             assert value(after, "mizerka_defaults_applied_total", reason=reason) == store["defaults"][reason], reason
         assert sum(store["defaults"].values()) == store["seat_defaults"]
+
+        ticks = value(after, "mizerka_event_loop_lag_seconds_count")  # the collector's ticks sample the loop's lag
+        assert ticks > value(first, "mizerka_event_loop_lag_seconds_count")
+        lags = [value(after, "mizerka_event_loop_lag_seconds_bucket", le=str(b)) for b in LAG_BUCKETS]
+        assert lags == sorted(lags) and lags[-1] <= ticks and value(after, "mizerka_gc_pause_seconds_total") >= 0
 
         deadline = time.monotonic() + 30  # the league stopped its bots: their streams close
         while value(scrape(metrics), "mizerka_live_streams") != 0:
@@ -202,3 +211,25 @@ def test_two_referees_in_one_process_keep_their_metrics_apart_and_latencies_fall
         start_metrics_server(referee_registry(one), "127.0.0.1", ports[0])
     with pytest.raises(MetricsServerError, match=r"0\.\.65535"):
         start_metrics_server(referee_registry(one), "127.0.0.1", -1)
+
+
+@pytest.mark.asyncio
+async def test_the_event_loop_lag_shows_a_stall_of_the_referees_loop() -> None:
+    """A loop kept busy for 0.15 s runs the collector's tick due meanwhile that much late: the lag
+    histogram shows it (the ticks on time fall in its first buckets), so an operator can tell a
+    referee that no longer keeps up from slow bots."""
+    collector = Collector(young_every_s=0.01, idle_every_s=0.01, full_every_s=3600)  # a tick every 10 ms, quiet or not
+    collector.start(asyncio.get_running_loop())
+    try:
+        await asyncio.sleep(0.1)
+        time.sleep(0.15)  # the loop stalls: the tick due within 10 ms of this runs at least 0.14 s late
+        await asyncio.sleep(0.05)
+    finally:
+        collector.stop()
+    port = start_metrics_server(referee_registry(FakeReferee(0), collector), "127.0.0.1", 0)
+    samples = scrape(f"127.0.0.1:{port}")
+    ticks = value(samples, "mizerka_event_loop_lag_seconds_count")
+    assert ticks == collector.young_collections >= 5
+    assert value(samples, "mizerka_event_loop_lag_seconds_bucket", le="0.1") <= ticks - 1  # the stalled one
+    assert value(samples, "mizerka_event_loop_lag_seconds_sum") >= 0.14
+    assert value(samples, "mizerka_gc_full_collections_total") == 0 and value(samples, "mizerka_gc_pause_seconds_total") == 0
