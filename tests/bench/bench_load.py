@@ -17,9 +17,11 @@ Last, the memory run: MEMORY_MATCHES matches of three-deal ``mizerka-short`` gam
 Printed per run: decisions/s; round trip p50/p99 (a bot writes its Action -> the next
 DecisionRequest of the same match reaches a bot; with thinking bots this is the referee's added
 latency, the thinking not included); stream admission (opening a stream -> its Welcome); CreateMatch
-latency p50/p99 during the storm and in the window; the referee's RSS and CPU; lost connections
-(streams that failed before the referee was stopped) and seats the referee played by default
-(missing streams, timeouts). Then whether each target is met.
+latency p50/p99 during the storm and in the window; the event-loop lag of the referee (from its
+/metrics, docs/metrics.md) and of the bots' processes (a timer of their own every 20 ms), which
+split a round trip's wait between the referee and the bots; the referee's RSS and CPU; lost
+connections (streams that failed before the referee was stopped) and seats the referee played by
+default (missing streams, timeouts). Then whether each target is met.
 
 ``--pin`` runs the referee alone on CPU 0 and everything else (the bots, this script) on the other
 CPUs. Unpinned, on a machine of 2 cores, the referee and the bots take cores from each other, and
@@ -46,6 +48,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,9 +57,12 @@ from typing import Any
 import grpc
 from bench_referee import ADMIN, Server, legal, machine, pct, referee_process
 from google.protobuf import struct_pb2
+from prometheus_client.parser import text_string_to_metric_families
+from prometheus_client.utils import floatToGoString
 from sysinfo import cpu_seconds
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
+from server.collector import LAG_BUCKETS
 from server.grpc_events import drain_notifications
 
 GAMES = 10_000
@@ -133,6 +139,17 @@ async def seat(stub: referee_pb2_grpc.RefereeStub, token: str, bots: Bots) -> No
             bots.failures[f"{e.code().name}: {e.details()}"[:120]] += 1
 
 
+async def loop_lags(seconds: float, every_s: float = 0.02) -> list[float]:
+    """How late a timer due every ``every_s`` runs on this process's event loop, for ``seconds``:
+    a message read by a bot waits that long too, and it counts in the round trip."""
+    loop, lags = asyncio.get_running_loop(), []
+    end = loop.time() + seconds
+    while (due := loop.time() + every_s) < end:
+        await asyncio.sleep(every_s)
+        lags.append(loop.time() - due)
+    return lags
+
+
 async def commands() -> Any:
     """The parent's commands, one a line on stdin."""
     loop = asyncio.get_running_loop()
@@ -159,9 +176,9 @@ async def worker() -> None:
             emit(admitted=bots.admitted, failures=bots.failures, playing=len(bots.seen), expected=bots.expected)
         elif command[0] == "measure":
             cpu0, bots.measuring = time.process_time(), True
-            await asyncio.sleep(float(command[1]))
+            lags = await loop_lags(float(command[1]))
             bots.measuring = False
-            emit(decisions=bots.decisions, games=bots.games, rtt=bots.rtt, cpu=time.process_time() - cpu0)
+            emit(decisions=bots.decisions, games=bots.games, rtt=bots.rtt, cpu=time.process_time() - cpu0, lag=lags)
         elif command[0] == "stop":  # the referee is being stopped: streams end now, and that is no failure
             bots.stopping = True
             emit(stopping=True)
@@ -193,6 +210,8 @@ class Run:
     client_cpu: float = 0.0
     failures: collections.Counter[str] = field(default_factory=collections.Counter)
     defaulted: int = 0  # seats without a stream when their game began, and timeout strikes
+    lag: list[float] = field(default_factory=list)  # the referee's loop-lag ticks in the window, per LAG_BUCKETS bucket (+ above)
+    bot_lag: list[float] = field(default_factory=list)  # the bots' processes' loop lags in the window, seconds
 
     @property
     def rate(self) -> float:
@@ -239,6 +258,28 @@ class Playing:
     admin: arena_pb2_grpc.ArenaStub
     workers: list[Worker]
     probe_seats: list[str]  # bots for CreateMatch probes (their seats are played by the default policy)
+    metrics: str  # the referee's /metrics host:port
+
+
+def loop_lag(metrics: str) -> list[float]:
+    """The referee's event-loop lag histogram so far, per bucket (not cumulative; the last above
+    LAG_BUCKETS[-1]), from its /metrics (docs/metrics.md)."""
+    with urllib.request.urlopen(f"http://{metrics}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    cumulative = {s.labels["le"]: s.value for family in text_string_to_metric_families(text)
+                  for s in family.samples if s.name == "mizerka_event_loop_lag_seconds_bucket"}
+    counts = [cumulative[floatToGoString(b)] for b in (*LAG_BUCKETS, float("inf"))]
+    return [n - m for n, m in zip(counts, [0.0, *counts[:-1]])]
+
+
+def lag_quantile(counts: list[float], q: float) -> str:
+    """The bound of the bucket holding the q-quantile of the lag ticks ("> 1000" past the last)."""
+    total, seen = sum(counts), 0.0
+    for bound, n in zip(LAG_BUCKETS, counts):
+        seen += n
+        if total and seen >= q * total:
+            return f"<= {bound * 1000:g}"
+    return f"> {LAG_BUCKETS[-1] * 1000:g}"
 
 
 def rss_mb(pid: int) -> float:
@@ -286,7 +327,7 @@ async def arena(args: argparse.Namespace, run: Run, folder: Path, preset: str = 
     streams opened all at once while the matches are created; entered once every match is playing.
     On exit the referee is stopped, and every stream that ended before is counted lost."""
     matches = run.matches
-    async with referee_process(folder, cpus=REFEREE_CPUS if args.pin else None) as server, \
+    async with referee_process(folder, None, "--metrics-port", "0", cpus=REFEREE_CPUS if args.pin else None) as server, \
             grpc.aio.insecure_channel(server.address) as channel:
         admin = arena_pb2_grpc.ArenaStub(channel)
         names = [f"load{t}-{s}" for t in range(math.ceil(matches / TEAM_MATCHES)) for s in range(3)]
@@ -320,7 +361,9 @@ async def arena(args: argparse.Namespace, run: Run, folder: Path, preset: str = 
                 run.failures[f"matches not playing after {READY_TIMEOUT_S:g} s"] += reply["expected"] - reply["playing"]
         run.storm_s = time.perf_counter() - started
         try:
-            yield Playing(server, admin, workers, [b.bot_id for b in teams[0]])
+            [metrics] = [json.loads(line)["address"] for line in server.log_path.read_text().splitlines()
+                         if '"metrics listening"' in line]
+            yield Playing(server, admin, workers, [b.bot_id for b in teams[0]], metrics)
         finally:
             for w in workers:
                 w.send("stop")
@@ -340,6 +383,7 @@ async def window(args: argparse.Namespace, folder: Path, matches: int, think_ms:
         await asyncio.sleep(WARMUP_S)
         stop = asyncio.Event()
         sampler = asyncio.create_task(sample(server, run, stop, playing.admin, playing.probe_seats))
+        lag0 = await asyncio.to_thread(loop_lag, playing.metrics)
         cpu0, t0 = cpu_seconds(server.process.pid), time.perf_counter()
         for w in playing.workers:
             w.send(f"measure {args.seconds}")
@@ -349,8 +393,10 @@ async def window(args: argparse.Namespace, folder: Path, matches: int, think_ms:
             run.games += reply["games"]
             run.rtt += reply["rtt"]
             run.client_cpu += reply["cpu"]
+            run.bot_lag += reply["lag"]
         run.seconds = time.perf_counter() - t0
         run.server_cpu = cpu_seconds(server.process.pid) - cpu0
+        run.lag = [n - m for n, m in zip(await asyncio.to_thread(loop_lag, playing.metrics), lag0)]
         stop.set()
         await sampler
     return run
@@ -394,6 +440,13 @@ def report(run: Run) -> None:
     print(f"      CreateMatch p50/p99: {ms(run.create_storm, 0.5)} / {ms(run.create_storm, 0.99)} ms in the storm"
           f" ({len(run.create_storm)} calls), {ms(run.create_window, 0.5)} / {ms(run.create_window, 0.99)} ms"
           f" in the window ({len(run.create_window)} probes)")
+    if run.lag:
+        late = sum(n for b, n in zip((*LAG_BUCKETS, math.inf), run.lag) if b > 0.025)
+        print(f"      referee's event-loop lag (its collector's {sum(run.lag):,.0f} ticks): p50 {lag_quantile(run.lag, 0.5)} ms,"
+              f" p99 {lag_quantile(run.lag, 0.99)} ms, max {lag_quantile(run.lag, 1.0)} ms; {late:,.0f} ticks over 25 ms late")
+    if run.bot_lag:
+        print(f"      the bots' processes' event-loop lag (a timer every 20 ms): p50 {ms(run.bot_lag, 0.5)} ms,"
+              f" p99 {ms(run.bot_lag, 0.99)} ms, max {ms(run.bot_lag, 1.0)} ms")
     rss = [r for r in run.rss_mb if not math.isnan(r)]
     print(f"      referee RSS {min(rss, default=0):.0f}-{max(rss, default=0):.0f} MB; CPU in cores: referee"
           f" {run.server_cpu / max(run.seconds, 1e-9):.2f}, bots {run.client_cpu / max(run.seconds, 1e-9):.2f}")
