@@ -163,12 +163,10 @@ class Framer:
     def split(self, update: referee_pb2.WatchUpdate) -> tuple[dict[str, Any], bool]:
         """The update as JSON-ready data without its header, and whether it starts its game here."""
         first = update.game_number not in self.headers
+        data = _to_dict(update)  # the update is shared with the match's other watchers: never changed here
+        names, ruleset = data.pop("names"), data.pop("ruleset", {})
         if first:
-            self.headers[update.game_number] = {"names": list(update.names), "ruleset": _to_dict(update.ruleset)}
-        update.ClearField("ruleset")
-        update.ClearField("names")
-        data = _to_dict(update)
-        del data["names"]  # printed empty: it has no presence
+            self.headers[update.game_number] = {"names": names, "ruleset": ruleset}
         return data, first
 
     def frame(self, update: referee_pb2.WatchUpdate) -> bytes:

@@ -265,7 +265,8 @@ def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, brows
 def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
     """The page's feed converts updates to JSON with its own fast converter (server/web.py): it must
     give what json_format gives, for every state of whole games (spectator's and full views, events
-    with every hand, full deal records), and the page's feed sends the names and ruleset once a game."""
+    with every hand, full deal records), and the page's feed sends the names and ruleset once a game,
+    leaving the update as it was (server/watch.py shares it among the match's watchers)."""
     for preset in ("mizerka-short", "mizerka"):
         rules = load_ruleset(preset)
         game = Game(rules, seed=7)
@@ -285,7 +286,10 @@ def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
                     expected = json_format.MessageToDict(update, always_print_fields_with_no_presence=True,
                                                          preserving_proto_field_name=True)
                     assert web._to_dict(update) == expected
+                    shared = referee_pb2.WatchUpdate()
+                    shared.CopyFrom(update)
                     sent = json.loads(framer.frame(update).decode().split("data: ", 1)[1])
+                    assert update == shared  # the feed's updates are shared by a match's watchers: never changed
                     if steps == 0 and audience == SPECTATOR:
                         assert sent == expected  # the game's first update: with its header
                     else:
