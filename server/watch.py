@@ -205,6 +205,9 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, *, events:
                 due, seen = changes.since(seen), changes.count
         finally:
             changes.watchers -= 1
+            if not changes.watchers:  # the last one gone: keep no game for nobody (the next watcher starts afresh)
+                changes.latest.clear()
+                live.feed = None
         row = await asyncio.to_thread(arena.store.match, row.id) or row
     match_id = row.id
     updates = await asyncio.to_thread(

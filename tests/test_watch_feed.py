@@ -67,8 +67,9 @@ async def test_watchers_of_a_match_share_its_projection_and_each_gets_every_even
             live = arena.live[row.id]
             players = [asyncio.create_task(bot(stub, token)) for _, token in bots]
             early = [asyncio.create_task(watch(stub, row.id)) for _ in range(EARLY)]
-            while live.runner is None or len(live.runner.game.log) < 40:  # well into the first game
-                await asyncio.sleep(0.01)
+            while live.runner is None or len(live.runner.game.log) < 40 or live.changes.watchers < EARLY:
+                await asyncio.sleep(0.01)  # well into the first game, every early watcher in
+            feed = live.feed
             late = [asyncio.create_task(watch(stub, row.id)) for _ in range(LATE)]
             streams = await asyncio.wait_for(asyncio.gather(*early, *late), timeout=120)
             for player in players:  # the match is over; its bots would wait in the lobby for the next
@@ -86,9 +87,10 @@ async def test_watchers_of_a_match_share_its_projection_and_each_gets_every_even
         assert got[1] == expected[1], f"stream {number}: game 1's events, whole and in order"
         assert got[0] == expected[0], f"stream {number} (late: {number >= EARLY}): game 0's events from its first"
     sent = sum(1 for updates in streams for u in updates if not u.full and not u.match_over)
-    assert live.feed is not None
+    assert feed is not None
     # Unshared, every update is a projection of its own; shared, the watchers of one moment need one.
-    assert live.feed.projections * 3 <= sent, (live.feed.projections, sent)
+    assert feed.projections * 3 <= sent, (feed.projections, sent)
+    assert live.feed is None and live.changes.latest == {}  # the last watcher gone, nothing kept for nobody
     store.close()
 
 
