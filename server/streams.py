@@ -74,6 +74,8 @@ class StreamSeat:
         self.strikes = 0  # this seat's strikes in the current game, as of its last settled turn
         self.out_of_turn = 0  # Actions answered STALE_TURN or NOT_YOUR_TURN here in the current game
         self.unasked = 0  # messages read since the referee last asked for one
+        self.held_since: float | None = None  # loop time a message read from the bot began to wait for its turn (Pacer)
+        self.held_s = 0.0  # how long the message receive() returned last waited for its turn
 
     # ------------------------------------------------------------------------ the bot's side
     async def write_loop(self) -> None:
@@ -87,12 +89,16 @@ class StreamSeat:
 
     async def read_loop(self) -> None:
         limit = self.limits.max_unasked_messages
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 message = await self.context.read()
                 if message == grpc.aio.EOF:
                     break
+                self.held_since = loop.time()
                 await self.pacer.turn()
+                held_s = loop.time() - self.held_since
+                self.held_since = None
                 self.unasked += 1
                 if self.unasked > limit or self.queue.qsize() >= limit:
                     self.cut_off(grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -101,7 +107,7 @@ class StreamSeat:
                                  "bot cut off: it sent too many messages without being asked", limit=limit)
                     break
                 if self.asked:
-                    self.queue.put_nowait(message)
+                    self.queue.put_nowait((message, held_s))
                 else:
                     self._answer_unasked(message)
         except (grpc.RpcError, Disconnected, asyncio.CancelledError):
@@ -144,10 +150,11 @@ class StreamSeat:
         self.outbox.put_nowait(message)
 
     async def receive(self) -> referee_pb2.BotMessage:
-        message = await self.queue.get()
-        if message is _CLOSED:
+        item = await self.queue.get()
+        if item is _CLOSED:
             self.queue.put_nowait(_CLOSED)  # every later receive sees the end too
             raise Disconnected()
+        message, self.held_s = item
         return message
 
     def turn_started(self, turn: int) -> None:
@@ -161,12 +168,12 @@ class StreamSeat:
         left = []
         while not self.queue.empty():
             left.append(self.queue.get_nowait())
-        for message in left:
-            if message is _CLOSED:
+        for item in left:
+            if item is _CLOSED:
                 self.queue.put_nowait(_CLOSED)
                 return
             with contextlib.suppress(Disconnected):
-                self._answer_unasked(message)
+                self._answer_unasked(item[0])
 
     def start_game(self) -> None:
         while not self.queue.empty():  # drop anything left from before this game

@@ -14,14 +14,17 @@ from pathlib import Path
 import grpc
 import pytest
 
-from mizerka_proto import referee_pb2, referee_pb2_grpc
+from mizerka_engine.rules import load_ruleset
+from mizerka_proto import game_pb2, referee_pb2, referee_pb2_grpc
 from server.collector import Collector
 from server.grpc_events import drain_notifications
 from server.pacing import Pacer
+from server.referee.match import GameRunner
+from server.referee.session import GameRecord
 from server.service import Arena, start_server
 from server.settings import ClockSettings
 from server.store import Bot, Store
-from server.streams import Lobby
+from server.streams import Lobby, StreamSeat
 
 from harness import ADMIN
 
@@ -219,6 +222,78 @@ async def test_once_iterations_are_short_again_a_backlog_drains_at_once() -> Non
         assert max(waits) <= 2 and waits[-150:] == [0] * 150, waits  # drained within two iterations
     finally:
         clock.stop()
+
+
+# -------------------------------------------------------------------------------- held answers
+class SlowPacer(Pacer):
+    """A referee far behind: every message from a bot waits 0.8 s for its turn."""
+
+    async def turn(self) -> None:
+        await asyncio.sleep(0.8)
+
+
+class AnsweringContext:
+    """A bot behind a stream (what StreamSeat uses of a grpc.aio context): it answers every
+    DecisionRequest with a legal action, ``delay_s`` after it came."""
+
+    def __init__(self, delay_s: float = 0.0) -> None:
+        self.to_referee: asyncio.Queue[referee_pb2.BotMessage] = asyncio.Queue()
+        self.delay_s = delay_s
+
+    async def write(self, message: referee_pb2.RefereeMessage) -> None:
+        if message.WhichOneof("message") == "decision_request":
+            request = message.decision_request
+            if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
+                action = game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
+            elif request.kind == referee_pb2.DECISION_KIND_MAJOR:
+                action = game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
+            else:
+                action = request.legal_actions[0]
+            answer = referee_pb2.BotMessage(action=action)
+            asyncio.get_running_loop().call_later(self.delay_s, self.to_referee.put_nowait, answer)
+
+    async def read(self) -> referee_pb2.BotMessage:
+        return await self.to_referee.get()
+
+
+async def play_held_back(delays_s: list[float]) -> GameRecord:
+    """One game of bots answering after ``delays_s`` on a referee that holds every answer 0.8 s,
+    with 0.5 s a decision, no bank and one strike."""
+    seats = [StreamSeat(AnsweringContext(delay), Bot(f"b{i}", f"bot{i}"), "", pacer=SlowPacer())  # type: ignore[arg-type]
+             for i, delay in enumerate(delays_s)]
+    tasks = [asyncio.create_task(work()) for seat in seats for work in (seat.read_loop, seat.write_loop)]
+    for seat in seats:
+        seat.start_game()
+    runner = GameRunner("m", load_ruleset("mizerka-short"), "s", 0, seats, ["a", "b", "c"],
+                        ClockSettings(decision_ms=500, bank_ms=0, increment_ms=0, max_strikes=1))
+    record = await runner.run()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    assert runner.game.finished and len(record.turns) > 30
+    return record
+
+
+@pytest.mark.asyncio
+@pytest.mark.looptime
+async def test_an_answer_held_back_by_a_busy_referee_is_neither_late_nor_charged() -> None:
+    """Each answer comes in time but waits 0.8 s in the referee's pacing, past the 0.5 s the seat
+    has: the wait is the referee's (a crowd of other matches), not the bot's. Without this, a flood
+    of fast bots in some matches struck and forfeited the bots of every other match."""
+    record = await play_held_back([0.0, 0.2, 0.45])
+    assert all(r.timeouts == 0 and r.strikes == 0 and r.defaults == 0 and not r.forfeited for r in record.seats)
+    used = [r.time_used_ms / sum(1 for t in record.turns if t.seat == seat) for seat, r in enumerate(record.seats)]
+    assert used == pytest.approx([0.0, 200.0, 450.0], abs=1e-6)  # what each bot took, the referee's hold left out
+
+
+@pytest.mark.asyncio
+@pytest.mark.looptime
+async def test_a_late_answer_gains_nothing_from_a_busy_referee() -> None:
+    """The hold is forgiven only to an answer that came before the deadline."""
+    record = await play_held_back([0.6, 0.0, 0.0])
+    late, *others = record.seats
+    assert late.timeouts == 1 and late.forfeited and late.stale == 1  # its answer, later, was refused as stale
+    assert all(r.timeouts == 0 and r.defaults == 0 and not r.forfeited for r in others)
 
 
 # -------------------------------------------------------------------------------- collector

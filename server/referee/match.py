@@ -36,6 +36,10 @@ class SeatPort(Protocol):
     does): ``turn_started(turn)`` just before the seat's DecisionRequest goes out,
     ``turn_settled(strikes)`` once that turn is settled, and ``out_of_turn``, the Actions it
     refused by itself in this game (STALE_TURN, NOT_YOUR_TURN), counted as the seat's ``stale``.
+    A port that holds messages back on the referee's side (:class:`server.pacing.Pacer`) says so:
+    ``held_s``, how long the message ``receive`` returned last was held, not charged to the bot;
+    ``held_since``, the loop time since which a message that arrived is held, or None -- a deadline
+    passing meanwhile waits for that message.
     """
 
     live_events: bool  # Hello.live_events: send events as they happen, not only with decisions
@@ -68,6 +72,7 @@ class Deadline:
         self.when = 0.0  # the current deadline, on the bots' clock (:meth:`now`)
         self.timer: asyncio.TimerHandle | None = None
         self.waiter: asyncio.Task[object] | None = None  # the task inside receive(), if any
+        self.port: SeatPort | None = None  # the port it waits on
         self.expired = False
 
     def now(self) -> float:
@@ -84,6 +89,7 @@ class Deadline:
                 timer.cancel()
             self.timer = self.loop.call_at(at, self._fire)
         self.waiter = task = asyncio.current_task()
+        self.port = port
         assert task is not None
         cancelling = task.cancelling()
         try:
@@ -105,6 +111,9 @@ class Deadline:
         if left > 0:  # armed for an earlier deadline, or the referee paused since
             self.timer = self.loop.call_at(self.loop.time() + left, self._fire)
             return
+        held_since = getattr(self.port, "held_since", None)
+        if held_since is not None and held_since - self.pauses() <= self.when:
+            return  # a message that came in time waits for its turn in the referee: it decides
         self.expired = True
         self.waiter.cancel()
 
@@ -212,8 +221,8 @@ class GameRunner:
                 except Disconnected:
                     self.ports[ask.seat] = None
                     session.disconnect(ask.seat, (deadline.now() - started) * 1000.0)
-                else:
-                    elapsed_ms = (deadline.now() - started) * 1000.0
+                else:  # the time the referee held the message back (a busy referee paces them) is not the bot's
+                    elapsed_ms = max(0.0, deadline.now() - started - getattr(port, "held_s", 0.0)) * 1000.0
                     if session.answer(message, elapsed_ms) and on_decision is not None:
                         on_decision(elapsed_ms)
                     answers += 1

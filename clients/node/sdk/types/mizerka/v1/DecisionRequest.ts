@@ -45,6 +45,8 @@ export interface DecisionRequest {
    * Milliseconds left in your time bank. You time out when time_left_ms + bank_ms have passed,
    * counted on the referee's clock less its own pauses (a garbage collection of a few hundred
    * milliseconds at a thousand matches): while the referee stands still, your clock does too.
+   * An Action that reaches the referee in time is in time, however long a busy referee takes to
+   * get to it, and you are charged only until it arrived.
    */
   'bank_ms'?: (number);
   /**
@@ -97,6 +99,8 @@ export interface DecisionRequest__Output {
    * Milliseconds left in your time bank. You time out when time_left_ms + bank_ms have passed,
    * counted on the referee's clock less its own pauses (a garbage collection of a few hundred
    * milliseconds at a thousand matches): while the referee stands still, your clock does too.
+   * An Action that reaches the referee in time is in time, however long a busy referee takes to
+   * get to it, and you are charged only until it arrived.
    */
   'bank_ms': (number);
   /**
