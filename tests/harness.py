@@ -20,7 +20,7 @@ import grpc
 from google.protobuf import struct_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
-from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2
+from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -129,3 +129,13 @@ def scrape(port: int) -> dict[str, float]:
         for sample in family.samples:
             out[sample.name] = out.get(sample.name, 0.0) + sample.value
     return out
+
+
+def first_legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
+    """The referee's own default action, chosen from the request alone: the first legal action, an
+    empty exchange, no major (what a bot that answers at once sends)."""
+    if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
+        return game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
+    if request.kind == referee_pb2.DECISION_KIND_MAJOR:
+        return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
+    return request.legal_actions[0]

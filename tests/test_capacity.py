@@ -27,20 +27,13 @@ from server.settings import ClockSettings
 from server.store import Bot, Store
 from server.streams import StreamSeat
 
-from harness import ADMIN, referee
+from harness import ADMIN, first_legal, referee
 
 METADATA = (("authorization", f"Bearer {ADMIN}"),)
 SHORT = {"deals": 3}  # mizerka-short games of three deals: about 130 decisions each
 PATIENT = game_pb2.Clock(decision_ms=600_000, max_strikes=0)  # a slow CI machine never times a bot out
 
 
-def legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
-    """The first legal action (an empty exchange, no major): a bot that answers at once."""
-    if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
-        return game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
-    if request.kind == referee_pb2.DECISION_KIND_MAJOR:
-        return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
-    return request.legal_actions[0]
 
 
 async def trivial_bot(stub: referee_pb2_grpc.RefereeStub, token: str, outcome: collections.Counter[str]) -> None:
@@ -52,7 +45,7 @@ async def trivial_bot(stub: referee_pb2_grpc.RefereeStub, token: str, outcome: c
         outcome["welcomed" if welcome != grpc.aio.EOF and welcome.HasField("welcome") else "not welcomed"] += 1
         while (message := await call.read()) != grpc.aio.EOF:
             if message.HasField("decision_request"):
-                await call.write(referee_pb2.BotMessage(action=legal(message.decision_request)))
+                await call.write(referee_pb2.BotMessage(action=first_legal(message.decision_request)))
         outcome["ended by the referee"] += 1
     except grpc.aio.AioRpcError as e:
         outcome[f"failed: {e.code().name} {e.details()}"] += 1
@@ -114,7 +107,7 @@ class AutoSeat:
 
     async def send(self, message: referee_pb2.RefereeMessage) -> None:
         if message.HasField("decision_request"):
-            self.answers.put_nowait(referee_pb2.BotMessage(action=legal(message.decision_request)))
+            self.answers.put_nowait(referee_pb2.BotMessage(action=first_legal(message.decision_request)))
 
     async def receive(self) -> referee_pb2.BotMessage:
         return await self.answers.get()

@@ -37,7 +37,7 @@ from server.store import Bot, Store
 from server.streams import StreamSeat
 from server.watch import Changes
 
-from harness import ADMIN, Referee, referee
+from harness import ADMIN, Referee, first_legal, referee
 from memory_port import MemoryPort
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
@@ -93,12 +93,6 @@ class Stream:
         self.out.put(None)
 
 
-def legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
-    if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
-        return game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
-    if request.kind == referee_pb2.DECISION_KIND_MAJOR:
-        return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
-    return request.legal_actions[0]
 
 
 def first_request(streams: list[Stream]) -> tuple[int, referee_pb2.DecisionRequest]:
@@ -155,7 +149,7 @@ def test_a_flood_of_actions_is_cut_off_and_no_seat_of_another_match_is_struck(tm
         lurker.until("welcome")
         match_id = admin.create("mizerka-short", [flooder_id, *seat_bots(ref, ["play"] * 2, "victim")], clock=clock)
         request = flooder.until("decision_request")
-        flooder.send(action=legal(request))  # answered: another seat holds the turn now
+        flooder.send(action=first_legal(request))  # answered: another seat holds the turn now
         for _ in range(FLOOD):
             flooder.send(action=game_pb2.Action(turn=1_000_000, play_card=game_pb2.PlayCard(card="AS")))
             lurker.send(action=game_pb2.Action(turn=1, play_card=game_pb2.PlayCard(card="AS")))
@@ -278,7 +272,7 @@ def test_out_of_turn_actions_get_not_your_turn_at_once_and_late_answers_stale_tu
             assert (error.code, error.turn, error.retry) == ("NOT_YOUR_TURN", turn, False), error
         assert streams[holder].inbox.empty()
 
-        answer = legal(request)
+        answer = first_legal(request)
         streams[holder].send(action=answer)
         streams[holder].send(action=answer)  # the same answer again: that turn is over
         error = streams[holder].until("action_error")

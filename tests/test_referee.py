@@ -20,6 +20,7 @@ from server.referee.clock import SeatClock
 from server.referee.match import Deadline, GameRunner
 from server.settings import ClockSettings
 
+from harness import first_legal
 from memory_port import MemoryPort
 
 
@@ -31,13 +32,6 @@ def fake_clock(test: Callable[..., Any]) -> Callable[..., Any]:
 Answer = Callable[[referee_pb2.DecisionRequest, int], tuple[float, list[game_pb2.Action]] | None]
 
 
-def first_legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
-    """The referee's own default action, chosen from the request alone."""
-    if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
-        return game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
-    if request.kind == referee_pb2.DECISION_KIND_MAJOR:
-        return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
-    return request.legal_actions[0]
 
 
 def prompt(delay_s: float = 0.0) -> Answer:

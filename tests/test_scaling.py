@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 from mizerka_engine.rules import load_ruleset
-from mizerka_proto import game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import referee_pb2, referee_pb2_grpc
 from server.collector import Collector
 from server.grpc_events import drain_notifications
 from server.pacing import Pacer
@@ -26,7 +26,7 @@ from server.settings import ClockSettings
 from server.store import Bot, Store
 from server.streams import Lobby, StreamSeat
 
-from harness import ADMIN
+from harness import ADMIN, first_legal
 
 
 class Seat:
@@ -242,13 +242,7 @@ class AnsweringContext:
 
     async def write(self, message: referee_pb2.RefereeMessage) -> None:
         if message.WhichOneof("message") == "decision_request":
-            request = message.decision_request
-            if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
-                action = game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
-            elif request.kind == referee_pb2.DECISION_KIND_MAJOR:
-                action = game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
-            else:
-                action = request.legal_actions[0]
+            action = first_legal(message.decision_request)
             answer = referee_pb2.BotMessage(action=action)
             asyncio.get_running_loop().call_later(self.delay_s, self.to_referee.put_nowait, answer)
 

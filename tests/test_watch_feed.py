@@ -13,13 +13,13 @@ import pytest
 
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import SPECTATOR, project_events
-from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
+from mizerka_proto import events_pb2, referee_pb2, referee_pb2_grpc
 from server.service import Arena, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Store
 from server.wire_events import EventEncoder
 
-from harness import ADMIN
+from harness import ADMIN, first_legal
 
 EARLY, LATE = 8, 3  # watchers from the start, and joining mid-match
 
@@ -30,13 +30,7 @@ async def bot(stub: referee_pb2_grpc.RefereeStub, token: str) -> None:
     await call.write(referee_pb2.BotMessage(hello=referee_pb2.Hello(token=token, name="slow", version="test")))
     while (message := await call.read()) != grpc.aio.EOF:
         if message.WhichOneof("message") == "decision_request":
-            request = message.decision_request
-            if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
-                action = game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
-            elif request.kind == referee_pb2.DECISION_KIND_MAJOR:
-                action = game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
-            else:
-                action = request.legal_actions[0]
+            action = first_legal(message.decision_request)
             await asyncio.sleep(0.002)
             await call.write(referee_pb2.BotMessage(action=action))
 
