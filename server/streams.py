@@ -27,7 +27,7 @@ import asyncio
 import contextlib
 from collections import Counter, deque
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import grpc
 import structlog
@@ -47,6 +47,13 @@ NOT_YOUR_TURN = "NOT_YOUR_TURN"
 _CLOSED = object()
 
 
+class Arrived(NamedTuple):
+    """A bot's message on its seat's queue, with how long the referee held it back (the Pacer)."""
+
+    message: referee_pb2.BotMessage
+    held_s: float
+
+
 class StreamSeat:
     """An authenticated Play stream as a SeatPort, with the hooks GameRunner calls around each ask
     (:meth:`turn_started`, :meth:`turn_settled`)."""
@@ -64,7 +71,7 @@ class StreamSeat:
         self.peer = peer
         self.hello_name = ""  # Hello.name, for match logs
         self.live_events = False
-        self.queue: asyncio.Queue[Any] = asyncio.Queue()  # what arrived while asked; never above max_unasked_messages
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()  # Arrived while asked, then _CLOSED; never above max_unasked_messages
         self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
         self.closed = asyncio.Event()
         self.ended: tuple[grpc.StatusCode, str] | None = None  # the status the stream is cut off with
@@ -107,7 +114,7 @@ class StreamSeat:
                                  "bot cut off: it sent too many messages without being asked", limit=limit)
                     break
                 if self.asked:
-                    self.queue.put_nowait((message, held_s))
+                    self.queue.put_nowait(Arrived(message, held_s))
                 else:
                     self._answer_unasked(message)
         except (grpc.RpcError, Disconnected, asyncio.CancelledError):
@@ -173,7 +180,7 @@ class StreamSeat:
                 self.queue.put_nowait(_CLOSED)
                 return
             with contextlib.suppress(Disconnected):
-                self._answer_unasked(item[0])
+                self._answer_unasked(item.message)
 
     def start_game(self) -> None:
         while not self.queue.empty():  # drop anything left from before this game
