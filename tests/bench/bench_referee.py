@@ -17,6 +17,10 @@ process, all streams on one channel.
      streams as the referee had; each stream does Action -> reply ping-pongs. Same message types,
      same server options, same client topology: what grpc.aio itself costs on this machine. The
      same server is also measured with one stream per match, for reference.
+   - echo shaped like the referee (another subprocess): per stream a reader task, a queue, a handler
+     task, an outbox and a writer task, as the referee has, and each reply a fresh copy of a real
+     DecisionRequest (the median size of a game's). What is left of the referee's cost above it is
+     its rules, views and storage; the script prints how much of that the 0.5x goal allows.
    Also, in this process and without gRPC: whole games through GameRunner on in-memory ports, which
    is the referee's own share of a decision's cost.
 2. Timeout overshoot: ``--busy`` (50) matches, decision_ms ``--timeout-ms`` (100), no bank,
@@ -97,6 +101,8 @@ definitions:
   echo round trip     write a BotMessage -> read the reply on the same stream (bare grpc.aio server)
   ratio               referee decisions/s / echo round trips/s over the same number of streams
   CPU per decision    the server process's CPU time (all threads) in the windows / decisions
+  main thread         the server's main thread alone (its event loop, where all its Python runs), in cores:
+                      near 1.0, the referee is bound by its own Python
   overshoot           referee side, per timeout: loop.time() when TimeoutError is caught - the deadline"""
 
 
@@ -131,6 +137,7 @@ class Window:
 
     seconds: float = 0.0
     server_cpu: float = 0.0
+    server_main_cpu: float = 0.0  # the server's main thread: its event loop, where all its Python runs
     client_cpu: float = 0.0
     other_cpu: float = 0.0
     steal: float = 0.0
@@ -140,6 +147,7 @@ class Window:
     def __iadd__(self, w: Window) -> Window:
         self.seconds += w.seconds
         self.server_cpu += w.server_cpu
+        self.server_main_cpu += w.server_main_cpu
         self.client_cpu += w.client_cpu
         self.other_cpu += w.other_cpu
         self.steal += w.steal
@@ -147,7 +155,7 @@ class Window:
 
     def line(self) -> str:
         s = self.seconds or 1.0
-        text = (f"CPU in cores: server {self.server_cpu / s:.2f}, client {self.client_cpu / s:.2f}, "
+        text = (f"CPU in cores: server {self.server_cpu / s:.2f} (main thread {self.server_main_cpu / s:.2f}), client {self.client_cpu / s:.2f}, "
                 f"other processes {self.other_cpu / s:.2f}")
         if self.steal / s >= 0.01:
             text += f", steal {self.steal / s:.2f}"
@@ -163,13 +171,14 @@ class Probe:
         self.pid = pid
         self.start = datetime.datetime.now(datetime.UTC)
         self.busy, self.steal = machine_busy()
-        self.server, self.own, self.t = cpu_seconds(pid), time.process_time(), time.perf_counter()
+        self.server, self.main = cpu_seconds(pid), cpu_seconds(pid, pid)
+        self.own, self.t = time.process_time(), time.perf_counter()
 
     def done(self) -> Window:
-        t, own, server = time.perf_counter(), time.process_time(), cpu_seconds(self.pid)
+        t, own, server, main = time.perf_counter(), time.process_time(), cpu_seconds(self.pid), cpu_seconds(self.pid, self.pid)
         busy, steal = machine_busy()
         ours = (server - self.server) + (own - self.own)
-        return Window(t - self.t, server - self.server, own - self.own, max(0.0, busy - self.busy - ours),
+        return Window(t - self.t, server - self.server, main - self.main, own - self.own, max(0.0, busy - self.busy - ours),
                       steal - self.steal, self.start, datetime.datetime.now(datetime.UTC))
 
 
@@ -226,10 +235,12 @@ def referee_process(folder: Path, profile_out: Path | None = None, *more: str,
     return server_process(cmd, ready, folder / "referee.log", cpus)
 
 
-def echo_process(folder: Path) -> contextlib.AbstractAsyncContextManager[Server]:
+def echo_process(folder: Path, shaped: bool = False) -> contextlib.AbstractAsyncContextManager[Server]:
+    """The bare echo server, or with ``shaped`` the one shaped like the referee (:class:`ShapedEcho`)."""
     folder.mkdir(parents=True, exist_ok=True)
     ready = folder / "ready"
-    return server_process([sys.executable, __file__, "--echo-server", str(ready)], ready, folder / "echo.log")
+    return server_process([sys.executable, __file__, "--echo-server", str(ready), *(["--shaped"] if shaped else [])],
+                          ready, folder / "echo.log")
 
 
 class EchoReferee(referee_pb2_grpc.RefereeServicer):
@@ -244,9 +255,60 @@ class EchoReferee(referee_pb2_grpc.RefereeServicer):
             await context.write(referee_pb2.RefereeMessage(decision_request=request))
 
 
-async def echo_server(ready: Path) -> None:
+class ShapedEcho(referee_pb2_grpc.RefereeServicer):
+    """The referee's shape without its rules: per stream a reader task feeding a queue, a handler
+    task, an outbox and a writer task (as server/streams.py and the match's runner), and for each
+    BotMessage a fresh copy of a real DecisionRequest with its turn set. So it costs what the
+    referee's transport, task hops and message size cost, and nothing of its rules and views."""
+
+    def __init__(self, reply: referee_pb2.RefereeMessage) -> None:
+        self.reply = reply
+
+    async def Play(self, request_iterator, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
+        inbox: asyncio.Queue[referee_pb2.BotMessage | None] = asyncio.Queue()
+        outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
+
+        async def read() -> None:
+            while (message := await context.read()) != grpc.aio.EOF:
+                inbox.put_nowait(message)
+            inbox.put_nowait(None)
+
+        async def write() -> None:
+            while True:
+                await context.write(await outbox.get())
+
+        tasks = [asyncio.create_task(read()), asyncio.create_task(write())]
+        try:
+            while (message := await inbox.get()) is not None:
+                reply = referee_pb2.RefereeMessage()
+                reply.CopyFrom(self.reply)
+                reply.decision_request.turn = message.action.turn
+                outbox.put_nowait(reply)
+        finally:
+            for task in tasks:
+                task.cancel()
+
+
+async def sample_request() -> referee_pb2.RefereeMessage:
+    """A DecisionRequest of the median size among those of one whole game of ``mizerka`` (in memory)."""
+    requests: list[referee_pb2.RefereeMessage] = []
+
+    class Recording(MemoryPort):
+        async def send(self, message: referee_pb2.RefereeMessage) -> None:
+            if message.WhichOneof("message") == "decision_request":
+                requests.append(message)
+            await super().send(message)
+
+    counter = [0]
+    await GameRunner("sample", load_ruleset("mizerka"), "sample", 0, [Recording(counter) for _ in range(3)],
+                     ["a", "b", "c"], ClockSettings()).run()
+    return sorted(requests, key=lambda m: m.ByteSize())[len(requests) // 2]
+
+
+async def echo_server(ready: Path, shaped: bool) -> None:
+    servicer = ShapedEcho(await sample_request()) if shaped else EchoReferee()
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    referee_pb2_grpc.add_RefereeServicer_to_server(EchoReferee(), server)
+    referee_pb2_grpc.add_RefereeServicer_to_server(servicer, server)
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
     ready.write_text(f"127.0.0.1:{port}\n")
@@ -515,17 +577,20 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
     streams = 3 * args.matches
     slow_clock = game_pb2.Clock(decision_ms=HOUR_MS, bank_ms=0, max_strikes=0)  # bots may hold answers
     ref = Stats()
-    wide, narrow = EchoStats(), EchoStats()
+    wide, narrow, shaped = EchoStats(), EchoStats(), EchoStats()
     async with (
         referee_process(tmp / "referee") as referee,
         echo_process(tmp / "echo") as echo,
+        echo_process(tmp / "shaped", shaped=True) as shaped_echo,
         matches_running(referee, args.matches, ref, slow_clock),
         echo_running(echo, streams, wide),
         echo_running(echo, args.matches, narrow),
+        echo_running(shaped_echo, streams, shaped),
     ):
-        legs = [Leg("referee", referee, ref), Leg("echo", echo, wide), Leg("echo-narrow", echo, narrow)]
+        legs = [Leg("referee", referee, ref), Leg("echo", echo, wide), Leg("echo-narrow", echo, narrow),
+                Leg("echo-shaped", shaped_echo, shaped)]
         await alternate(legs, args.seconds, args.rounds)
-    rw, ew, nw = (leg.window for leg in legs)
+    rw, ew, nw, sw = (leg.window for leg in legs)
     rate = ref.decisions / rw.seconds
     referee_us = rw.server_cpu / max(1, ref.decisions) * 1e6
     print(f"referee   {args.matches} matches of mizerka, {streams} bot streams, {rw.seconds:.1f} s in {args.rounds} windows:")
@@ -540,9 +605,11 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
           f" in this process: {decisions / wall:,.0f} decisions/s)")
     echo_rate = wide.count / ew.seconds
     echo_us = ew.server_cpu / max(1, wide.count) * 1e6
-    for stats, w, n in ((wide, ew, streams), (narrow, nw, args.matches)):
-        note = "(the ratio's denominator)" if n == streams else "(one stream per match, for reference)"
-        print(f"echo      {n} streams, {w.seconds:.1f} s: {stats.count / w.seconds:>9,.0f} round trips/s  {note}")
+    echoes = ((wide, ew, streams, "echo", "(the ratio's denominator)"),
+              (narrow, nw, args.matches, "echo", "(one stream per match, for reference)"),
+              (shaped, sw, streams, "shaped", "(shaped like the referee, without its rules: its floor)"))
+    for stats, w, n, name, note in echoes:
+        print(f"{name:<9} {n} streams, {w.seconds:.1f} s: {stats.count / w.seconds:>9,.0f} round trips/s  {note}")
         print(f"          echo round trip p50 {ms(pct(stats.rtt, 0.5))}  p99 {ms(pct(stats.rtt, 0.99))}"
               f"   server CPU per round trip {w.server_cpu / max(1, stats.count) * 1e6:,.0f} us; {w.line()}")
     ratio = rate / echo_rate
@@ -550,6 +617,12 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
     print(f"ratio     referee / echo over {streams} streams = {ratio:.2f}x  (bar {BAR}x, goal {GOAL}x: {verdict})")
     print(f"          in server CPU: {echo_us:,.0f} us per echo round trip / {referee_us:,.0f} us per decision"
           f" = {echo_us / referee_us:.2f}x")
+    floor_us = sw.server_cpu / max(1, shaped.count) * 1e6
+    allowed_us = rw.server_cpu / rw.seconds / (GOAL * echo_rate) * 1e6
+    print(f"          of the referee's {referee_us:,.0f} us, {floor_us:,.0f} us are its shape (the shaped echo's) and"
+          f" {referee_us - floor_us:,.0f} us its rules, views and storage;")
+    print(f"          {GOAL}x would leave it {allowed_us:,.0f} us per decision at its {rw.server_cpu / rw.seconds:.2f} cores,"
+          f" {allowed_us - floor_us:,.0f} us of them for the rules, views and storage")
 
 
 async def _follow(session: aiohttp.ClientSession, url: str, updates: list[int]) -> None:
@@ -752,10 +825,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout-ms", type=int, default=100, help="decision_ms in the overshoot run (default 100)")
     parser.add_argument("--profile", action="store_true", help="profile the referee (cProfile) under the throughput load instead")
     parser.add_argument("--echo-server", metavar="READY_FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--shaped", action="store_true", help=argparse.SUPPRESS)  # with --echo-server: ShapedEcho
     parser.add_argument("--spectator-clients", nargs=3, metavar=("BASE_URL", "MATCH_IDS", "COUNT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
-        asyncio.run(echo_server(Path(args.echo_server)))
+        asyncio.run(echo_server(Path(args.echo_server), args.shaped))
         return 0
     if args.spectator_clients:
         base, ids, count = args.spectator_clients

@@ -18,10 +18,11 @@ def machine(extra: str = "") -> str:
     return ", ".join([*parts, *([extra] if extra else []), f"{platform.system()} {platform.machine()}"])
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (all its threads), from /proc; 0 where unavailable."""
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """User + system CPU seconds of a process (all its threads), or of one of its threads (its main
+    thread's id is ``pid``), from /proc; 0 where unavailable."""
     try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        with open(f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat", encoding="ascii") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
