@@ -17,10 +17,12 @@ process, all streams on one channel.
      streams as the referee had; each stream does Action -> reply ping-pongs. Same message types,
      same server options, same client topology: what grpc.aio itself costs on this machine. The
      same server is also measured with one stream per match, for reference.
-   - echo shaped like the referee (another subprocess): per stream a reader task, a queue, a handler
-     task, an outbox and a writer task, as the referee has, and each reply a fresh copy of a real
-     DecisionRequest (the median size of a game's). What is left of the referee's cost above it is
-     its rules, views and storage; the script prints how much of that the 0.5x goal allows.
+   - two echoes shaped like the referee (subprocesses too): per stream a reader task, a queue, a
+     handler task, an outbox and a writer task, as the referee has. One answers with a fresh copy
+     of a real DecisionRequest (the median size of a game's): the referee's floor. The other answers
+     with the next request of the referee's own GameSession playing whole games: its rules and views
+     on top. The script splits the referee's CPU per decision into the three parts, the rest being
+     its runner, streams, clocks and storage, and prints what the 0.5x goal would leave it.
    Also, in this process and without gRPC: whole games through GameRunner on in-memory ports, which
    is the referee's own share of a decision's cost.
 2. Timeout overshoot: ``--busy`` (50) matches, decision_ms ``--timeout-ms`` (100), no bank,
@@ -45,6 +47,7 @@ import argparse
 import asyncio
 import contextlib
 import datetime
+import itertools
 import json
 import logging
 import os
@@ -55,7 +58,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,6 +71,7 @@ from sysinfo import cpu_seconds
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.referee.match import GameRunner
+from server.referee.session import GameSession, SeatInfo
 from server.settings import ClockSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,11 +239,11 @@ def referee_process(folder: Path, profile_out: Path | None = None, *more: str,
     return server_process(cmd, ready, folder / "referee.log", cpus)
 
 
-def echo_process(folder: Path, shaped: bool = False) -> contextlib.AbstractAsyncContextManager[Server]:
-    """The bare echo server, or with ``shaped`` the one shaped like the referee (:class:`ShapedEcho`)."""
+def echo_process(folder: Path, shaped: str | None = None) -> contextlib.AbstractAsyncContextManager[Server]:
+    """The bare echo server, or one shaped like the referee (:func:`echo_server`)."""
     folder.mkdir(parents=True, exist_ok=True)
     ready = folder / "ready"
-    return server_process([sys.executable, __file__, "--echo-server", str(ready), *(["--shaped"] if shaped else [])],
+    return server_process([sys.executable, __file__, "--echo-server", str(ready), *(["--shaped", shaped] if shaped else [])],
                           ready, folder / "echo.log")
 
 
@@ -255,16 +259,19 @@ class EchoReferee(referee_pb2_grpc.RefereeServicer):
             await context.write(referee_pb2.RefereeMessage(decision_request=request))
 
 
-class ShapedEcho(referee_pb2_grpc.RefereeServicer):
-    """The referee's shape without its rules: per stream a reader task feeding a queue, a handler
-    task, an outbox and a writer task (as server/streams.py and the match's runner), and for each
-    BotMessage a fresh copy of a real DecisionRequest with its turn set. So it costs what the
-    referee's transport, task hops and message size cost, and nothing of its rules and views."""
+Replies = Callable[[referee_pb2.BotMessage], referee_pb2.RefereeMessage]
 
-    def __init__(self, reply: referee_pb2.RefereeMessage) -> None:
-        self.reply = reply
+
+class ShapedEcho(referee_pb2_grpc.RefereeServicer):
+    """The referee's shape: per stream a reader task feeding a queue, a handler task, an outbox and
+    a writer task (as server/streams.py and the match's runner); each BotMessage answered with what
+    the stream's own ``replies`` (made per stream by ``make_replies``) gives for it."""
+
+    def __init__(self, make_replies: Callable[[], Replies]) -> None:
+        self.make_replies = make_replies
 
     async def Play(self, request_iterator, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
+        replies = self.make_replies()
         inbox: asyncio.Queue[referee_pb2.BotMessage | None] = asyncio.Queue()
         outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
 
@@ -280,13 +287,44 @@ class ShapedEcho(referee_pb2_grpc.RefereeServicer):
         tasks = [asyncio.create_task(read()), asyncio.create_task(write())]
         try:
             while (message := await inbox.get()) is not None:
-                reply = referee_pb2.RefereeMessage()
-                reply.CopyFrom(self.reply)
-                reply.decision_request.turn = message.action.turn
-                outbox.put_nowait(reply)
+                outbox.put_nowait(replies(message))
         finally:
             for task in tasks:
                 task.cancel()
+
+
+def copied_replies(sample: referee_pb2.RefereeMessage) -> Replies:
+    """Each reply a fresh copy of ``sample`` with the Action's turn: the referee's message, none of its work."""
+    def reply(message: referee_pb2.BotMessage) -> referee_pb2.RefereeMessage:
+        out = referee_pb2.RefereeMessage()
+        out.CopyFrom(sample)
+        out.decision_request.turn = message.action.turn
+        return out
+    return reply
+
+
+def session_replies() -> Replies:
+    """Each reply the next DecisionRequest of the referee's own turn loop (GameSession) playing whole
+    games of ``mizerka``, answered at once with ``legal_actions[0]``: its rules and views, without
+    its runner, streams, clocks or storage."""
+    rules, games = load_ruleset("mizerka"), itertools.count()
+    session: GameSession | None = None
+
+    def reply(_message: referee_pb2.BotMessage) -> referee_pb2.RefereeMessage:
+        nonlocal session
+        while True:
+            if session is None:
+                session = GameSession("shaped", rules, f"shaped/{next(games)}", 0, [SeatInfo()] * 3, ["a", "b", "c"],
+                                      ClockSettings())
+                session.start()
+                session.take()
+            ask, out = session.next_ask(), session.take()
+            if ask is not None:
+                request = out[-1].message  # queued last, after any events
+                session.answer(referee_pb2.BotMessage(action=legal(request.decision_request)), 0.0)
+                return request
+            session = None  # the game is over: the next one
+    return reply
 
 
 async def sample_request() -> referee_pb2.RefereeMessage:
@@ -305,8 +343,15 @@ async def sample_request() -> referee_pb2.RefereeMessage:
     return sorted(requests, key=lambda m: m.ByteSize())[len(requests) // 2]
 
 
-async def echo_server(ready: Path, shaped: bool) -> None:
-    servicer = ShapedEcho(await sample_request()) if shaped else EchoReferee()
+async def echo_server(ready: Path, shaped: str | None) -> None:
+    """``shaped``: None (the bare echo), "copy" or "rules" (:class:`ShapedEcho` with copied_replies
+    or session_replies)."""
+    servicer: referee_pb2_grpc.RefereeServicer = EchoReferee()
+    if shaped == "copy":
+        sample = await sample_request()
+        servicer = ShapedEcho(lambda: copied_replies(sample))
+    elif shaped == "rules":
+        servicer = ShapedEcho(session_replies)
     server = grpc.aio.server(options=SERVER_OPTIONS)
     referee_pb2_grpc.add_RefereeServicer_to_server(servicer, server)
     port = server.add_insecure_port("127.0.0.1:0")
@@ -577,20 +622,22 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
     streams = 3 * args.matches
     slow_clock = game_pb2.Clock(decision_ms=HOUR_MS, bank_ms=0, max_strikes=0)  # bots may hold answers
     ref = Stats()
-    wide, narrow, shaped = EchoStats(), EchoStats(), EchoStats()
+    wide, narrow, shaped, ruled = EchoStats(), EchoStats(), EchoStats(), EchoStats()
     async with (
         referee_process(tmp / "referee") as referee,
         echo_process(tmp / "echo") as echo,
-        echo_process(tmp / "shaped", shaped=True) as shaped_echo,
+        echo_process(tmp / "shaped", "copy") as shaped_echo,
+        echo_process(tmp / "rules", "rules") as rules_echo,
         matches_running(referee, args.matches, ref, slow_clock),
         echo_running(echo, streams, wide),
         echo_running(echo, args.matches, narrow),
         echo_running(shaped_echo, streams, shaped),
+        echo_running(rules_echo, streams, ruled),
     ):
         legs = [Leg("referee", referee, ref), Leg("echo", echo, wide), Leg("echo-narrow", echo, narrow),
-                Leg("echo-shaped", shaped_echo, shaped)]
+                Leg("echo-shaped", shaped_echo, shaped), Leg("echo-rules", rules_echo, ruled)]
         await alternate(legs, args.seconds, args.rounds)
-    rw, ew, nw, sw = (leg.window for leg in legs)
+    rw, ew, nw, sw, uw = (leg.window for leg in legs)
     rate = ref.decisions / rw.seconds
     referee_us = rw.server_cpu / max(1, ref.decisions) * 1e6
     print(f"referee   {args.matches} matches of mizerka, {streams} bot streams, {rw.seconds:.1f} s in {args.rounds} windows:")
@@ -607,7 +654,8 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
     echo_us = ew.server_cpu / max(1, wide.count) * 1e6
     echoes = ((wide, ew, streams, "echo", "(the ratio's denominator)"),
               (narrow, nw, args.matches, "echo", "(one stream per match, for reference)"),
-              (shaped, sw, streams, "shaped", "(shaped like the referee, without its rules: its floor)"))
+              (shaped, sw, streams, "shaped", "(the referee's tasks and a copy of a real request: its floor)"),
+              (ruled, uw, streams, "rules", "(the same, each reply made by the referee's GameSession)"))
     for stats, w, n, name, note in echoes:
         print(f"{name:<9} {n} streams, {w.seconds:.1f} s: {stats.count / w.seconds:>9,.0f} round trips/s  {note}")
         print(f"          echo round trip p50 {ms(pct(stats.rtt, 0.5))}  p99 {ms(pct(stats.rtt, 0.99))}"
@@ -618,11 +666,12 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
     print(f"          in server CPU: {echo_us:,.0f} us per echo round trip / {referee_us:,.0f} us per decision"
           f" = {echo_us / referee_us:.2f}x")
     floor_us = sw.server_cpu / max(1, shaped.count) * 1e6
+    rules_us = uw.server_cpu / max(1, ruled.count) * 1e6 - floor_us
     allowed_us = rw.server_cpu / rw.seconds / (GOAL * echo_rate) * 1e6
-    print(f"          of the referee's {referee_us:,.0f} us, {floor_us:,.0f} us are its shape (the shaped echo's) and"
-          f" {referee_us - floor_us:,.0f} us its rules, views and storage;")
-    print(f"          {GOAL}x would leave it {allowed_us:,.0f} us per decision at its {rw.server_cpu / rw.seconds:.2f} cores,"
-          f" {allowed_us - floor_us:,.0f} us of them for the rules, views and storage")
+    print(f"split     of the referee's {referee_us:,.0f} us of server CPU per decision: its shape {floor_us:,.0f} us, its rules"
+          f" and views (GameSession) {rules_us:,.0f} us,")
+    print(f"          its runner, streams, clocks and storage the other {referee_us - floor_us - rules_us:,.0f} us;"
+          f" {GOAL}x would leave it {allowed_us:,.0f} us at its {rw.server_cpu / rw.seconds:.2f} cores")
 
 
 async def _follow(session: aiohttp.ClientSession, url: str, updates: list[int]) -> None:
@@ -825,7 +874,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout-ms", type=int, default=100, help="decision_ms in the overshoot run (default 100)")
     parser.add_argument("--profile", action="store_true", help="profile the referee (cProfile) under the throughput load instead")
     parser.add_argument("--echo-server", metavar="READY_FILE", help=argparse.SUPPRESS)
-    parser.add_argument("--shaped", action="store_true", help=argparse.SUPPRESS)  # with --echo-server: ShapedEcho
+    parser.add_argument("--shaped", choices=("copy", "rules"), help=argparse.SUPPRESS)  # with --echo-server
     parser.add_argument("--spectator-clients", nargs=3, metavar=("BASE_URL", "MATCH_IDS", "COUNT"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.echo_server:
