@@ -79,6 +79,7 @@ BIN = Path(sys.executable).parent
 ADMIN = "bench-admin-token"
 BAR, GOAL = 0.3, 0.5
 OVERSHOOT_BAR_MS = 5.0
+SATURATED = 0.95  # of the machine's cores busy in a window: the server and its bots compete for them
 GAMES = 10_000  # per match: the most the server allows; no match ends inside a window
 WARMUP_S = 1.0  # before the first window
 SETTLE_S = 0.3  # after resuming one side, before its window (the other side's last messages drain)
@@ -106,7 +107,7 @@ definitions:
   ratio               referee decisions/s / echo round trips/s over the same number of streams
   CPU per decision    the server process's CPU time (all threads) in the windows / decisions
   main thread         the server's main thread alone (its event loop, where all its Python runs), in cores:
-                      near 1.0, the referee is bound by its own Python
+                      near 1.0, the referee is bound by its own Python; the client's (this script's bots) likewise
   overshoot           referee side, per timeout: loop.time() when TimeoutError is caught - the deadline"""
 
 
@@ -143,6 +144,7 @@ class Window:
     server_cpu: float = 0.0
     server_main_cpu: float = 0.0  # the server's main thread: its event loop, where all its Python runs
     client_cpu: float = 0.0
+    client_main_cpu: float = 0.0  # this process's main thread: the bots' event loop
     other_cpu: float = 0.0
     steal: float = 0.0
     start: datetime.datetime | None = None  # wall clock (UTC), to pick log lines
@@ -153,13 +155,20 @@ class Window:
         self.server_cpu += w.server_cpu
         self.server_main_cpu += w.server_main_cpu
         self.client_cpu += w.client_cpu
+        self.client_main_cpu += w.client_main_cpu
         self.other_cpu += w.other_cpu
         self.steal += w.steal
         return self
 
+    @property
+    def busy(self) -> float:
+        """CPU seconds of the whole machine: the server, this process, everything else."""
+        return self.server_cpu + self.client_cpu + self.other_cpu
+
     def line(self) -> str:
         s = self.seconds or 1.0
-        text = (f"CPU in cores: server {self.server_cpu / s:.2f} (main thread {self.server_main_cpu / s:.2f}), client {self.client_cpu / s:.2f}, "
+        text = (f"CPU in cores: server {self.server_cpu / s:.2f} (main thread {self.server_main_cpu / s:.2f}), client {self.client_cpu / s:.2f} "
+                f"(main thread {self.client_main_cpu / s:.2f}), "
                 f"other processes {self.other_cpu / s:.2f}")
         if self.steal / s >= 0.01:
             text += f", steal {self.steal / s:.2f}"
@@ -176,14 +185,15 @@ class Probe:
         self.start = datetime.datetime.now(datetime.UTC)
         self.busy, self.steal = machine_busy()
         self.server, self.main = cpu_seconds(pid), cpu_seconds(pid, pid)
-        self.own, self.t = time.process_time(), time.perf_counter()
+        self.own, self.own_main, self.t = time.process_time(), time.thread_time(), time.perf_counter()
 
     def done(self) -> Window:
-        t, own, server, main = time.perf_counter(), time.process_time(), cpu_seconds(self.pid), cpu_seconds(self.pid, self.pid)
+        t, own, own_main = time.perf_counter(), time.process_time(), time.thread_time()
+        server, main = cpu_seconds(self.pid), cpu_seconds(self.pid, self.pid)
         busy, steal = machine_busy()
         ours = (server - self.server) + (own - self.own)
-        return Window(t - self.t, server - self.server, main - self.main, own - self.own, max(0.0, busy - self.busy - ours),
-                      steal - self.steal, self.start, datetime.datetime.now(datetime.UTC))
+        return Window(t - self.t, server - self.server, main - self.main, own - self.own, own_main - self.own_main,
+                      max(0.0, busy - self.busy - ours), steal - self.steal, self.start, datetime.datetime.now(datetime.UTC))
 
 
 # ---------------------------------------------------------------------------------- servers
@@ -665,6 +675,10 @@ async def throughput(args: argparse.Namespace, tmp: Path) -> None:
     print(f"ratio     referee / echo over {streams} streams = {ratio:.2f}x  (bar {BAR}x, goal {GOAL}x: {verdict})")
     print(f"          in server CPU: {echo_us:,.0f} us per echo round trip / {referee_us:,.0f} us per decision"
           f" = {echo_us / referee_us:.2f}x")
+    for name, w in (("referee", rw), ("echo", ew)):
+        if (used := w.busy / w.seconds) >= SATURATED * (os.cpu_count() or 1):
+            print(f"          the {name} used {used:.2f} of the machine's {os.cpu_count()} cores with its bots: its pace is"
+                  " the machine's, not its server's alone")
     floor_us = sw.server_cpu / max(1, shaped.count) * 1e6
     rules_us = uw.server_cpu / max(1, ruled.count) * 1e6 - floor_us
     allowed_us = rw.server_cpu / rw.seconds / (GOAL * echo_rate) * 1e6
