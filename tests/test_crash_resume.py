@@ -23,7 +23,7 @@ import pytest
 from mizerka_proto import arena_pb2
 from tournaments.config import load_league
 
-from harness import ADMIN, referee
+from harness import ADMIN, need_sandbox, referee
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -157,6 +157,7 @@ def check(path: Path, reference: dict[str, Any], lost: set[str]) -> None:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The standings of the league played without interruption (its own referee)."""
+    need_sandbox()
     path = league_file(tmp_path_factory.mktemp("reference"))
     run(path)
     result = standings(path)

@@ -22,6 +22,7 @@ from server.store import FINISHED, Store, StoreError
 from tournaments import store as league_store
 from tournaments.store import LeagueStore
 
+from harness import need_sandbox
 from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
 
 BIN = Path(sys.executable).parent
@@ -208,6 +209,7 @@ def test_processes_opening_a_new_database_at_once_migrate_it_once(db: str) -> No
 def test_a_league_on_postgresql_end_to_end(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     """`mizerka league run` with `db` in the league file: its own referee (`mizerka serve --db
     postgresql://...`) and the league's tables on one server; then `league standings` from it."""
+    need_sandbox()
     lines = ['name = "pg"', 'preset = "mizerka-short"', 'seed = "fixed"', f'data = "{tmp_path / "data"}"', f'db = "{pg_url}"',
              'format = "round-robin"', "games_per_table = 1", "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
     for bot in ("heuristic", "greedy", "cautious"):

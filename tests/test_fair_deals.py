@@ -23,7 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from mizerka_proto import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from tournaments.config import load_league
 
-from harness import ADMIN, Admin, Referee, referee
+from harness import ADMIN, Admin, Referee, need_sandbox, referee
 
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
 BIN = Path(sys.executable).parent
@@ -267,6 +267,7 @@ def league_rows(db: Path) -> list[dict]:
 
 
 def test_duplicate_deals_are_never_played_at_the_same_time(tmp_path: Path) -> None:
+    need_sandbox()
     path = league_file(tmp_path, "dup", "duplicate = true\ngames_per_table = 2\nconcurrency = 6")
     done = subprocess.run([str(BIN / "mizerka"), "league", "run", str(path)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -292,6 +293,7 @@ def test_duplicate_deals_are_never_played_at_the_same_time(tmp_path: Path) -> No
 
 
 def test_a_spectator_of_a_running_league_learns_no_deal(tmp_path: Path) -> None:
+    need_sandbox()
     path = league_file(tmp_path, "fresh", "games_per_table = 2")
     league = load_league(path)
     runner = subprocess.Popen([str(BIN / "mizerka"), "league", "run", str(path)], stdout=subprocess.PIPE,

@@ -25,6 +25,8 @@ from tournaments.runner import fingerprint
 from tournaments.schedule import schedule
 from tournaments.store import LeagueStore
 
+from harness import need_sandbox
+
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
 BOTS = ("heuristic", "greedy", "cautious", "heuristic2")  # deterministic players: reruns must agree
@@ -201,6 +203,7 @@ def run(path: Path, *args: str, timeout: float = 240) -> subprocess.CompletedPro
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[int]]:
     """An uninterrupted run of the 12-game league the interruption tests replay."""
+    need_sandbox()
     path = league_file(tmp_path_factory.mktemp("reference"))
     done = run(path)
     assert done.returncode == 0, done.stderr
@@ -272,6 +275,7 @@ def test_kill_9_of_the_referee_loses_and_doubles_nothing(tmp_path: Path, referen
 def test_a_league_with_stop_settled_stops_early_and_says_so(tmp_path: Path) -> None:
     """heuristic, greedy and random differ by many points per game on mizerka-short: the league
     stops after a few rounds of its 90 games, in that order, and a second run plays nothing more."""
+    need_sandbox()
     path = league_file(tmp_path, bots=("heuristic", "greedy", "random"),
                        extra='stop = "settled"\nmax_games = 90\nconcurrency = 3')
     done = run(path)
@@ -296,6 +300,7 @@ def test_a_league_with_stop_settled_stops_early_and_says_so(tmp_path: Path) -> N
 
 
 def test_a_crashing_bot_is_restarted_then_disabled_and_its_games_are_forfeits(tmp_path: Path) -> None:
+    need_sandbox()
     crash = json.dumps([sys.executable, "-c", "import sys; sys.exit(3)"])
     path = league_file(tmp_path, commands={"heuristic2": crash}, extra="max_crashes = 2\nstartup_timeout_s = 5\nseat_timeout_s = 2")
     done = run(path)

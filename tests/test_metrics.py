@@ -24,7 +24,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from server.collector import LAG_BUCKETS, Collector
 from server.metrics import LATENCY_BUCKETS, Fault, MetricsServerError, RefereeTally, referee_registry, start_metrics_server
 
-from harness import ADMIN, ROOT, referee
+from harness import ADMIN, ROOT, need_sandbox, referee
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -91,6 +91,7 @@ COUNTERS = ("mizerka_decisions_total", "mizerka_decision_seconds_count", "mizerk
 
 @pytest.mark.timeout(600)
 def test_metrics_scraped_during_and_after_a_league_agree_with_the_store(tmp_path: Path) -> None:
+    need_sandbox()
     with referee(tmp_path, "--metrics-port", "0") as ref:
         [line] = [line for line in ref.log_lines() if line["event"] == "metrics listening"]
         metrics = line["address"]

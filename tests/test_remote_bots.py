@@ -15,7 +15,7 @@ from tournaments.config import load_league
 from tournaments.store import LeagueStore
 
 from foreign_bots import free_port, wait_for
-from harness import ADMIN, BIN, referee
+from harness import ADMIN, BIN, need_sandbox, referee
 from tls_pki import make_pki
 
 
@@ -74,6 +74,7 @@ def clean_env() -> dict[str, str]:
 
 
 def test_a_remote_bot_plays_on_the_leagues_own_referee_from_the_printed_line(tmp_path: Path) -> None:
+    need_sandbox()
     port = free_port()
     out, given = play_with_the_printed_line(league_with_a_remote_bot(tmp_path),
                                             ["--host", "127.0.0.1", "--port", str(port)], clean_env())
@@ -82,6 +83,7 @@ def test_a_remote_bot_plays_on_the_leagues_own_referee_from_the_printed_line(tmp
 
 
 def test_a_remote_bot_gets_the_tls_settings_but_not_the_runners_client_certificate(tmp_path: Path) -> None:
+    need_sandbox()
     pki = make_pki(tmp_path / "pki")
     with referee(tmp_path, *pki.serve_args(mutual=True)) as ref:
         env = dict(clean_env(), MIZERKA_ADMIN_TOKEN=ADMIN)

@@ -32,6 +32,7 @@ from tournaments.config import load_league
 from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
 
 from browser import launch, new_page
+from harness import need_sandbox
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -135,6 +136,7 @@ def _league_file(tmp: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    need_sandbox()
     tmp = tmp_path_factory.mktemp("report")
     path = _league_file(tmp)
     run = subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=240, check=False)

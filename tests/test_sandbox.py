@@ -25,7 +25,7 @@ from tournaments.bwrap import Sandbox, exit_reason, kill_sandbox, scratch_folder
 from tournaments.config import LeagueError, parse_league
 from tournaments.sandbox import Limits, SandboxMode
 
-from harness import referee
+from harness import need_sandbox, referee
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -114,12 +114,6 @@ sys.exit(mizerka.main(["heuristic"]))
 """
 
 
-def need_bwrap() -> None:
-    found = tools()
-    if isinstance(found, str):
-        pytest.skip(f"no sandbox here: {found} (install the Debian package bubblewrap; .ci/run does)")
-
-
 def hostile_league(tmp: Path, mode: str, targets: dict[str, object], extra: str = "", hostile_limits: str = "",
                    seat_timeout_s: int = 2) -> Path:
     """A league of the hostile bot, a friend (a bot in a folder of its own with a secret) and `mizerka-bot random`."""
@@ -164,7 +158,7 @@ def sandbox_processes(marker: str) -> list[str]:
 
 
 def test_a_hostile_bot_sees_no_secret_no_network_and_writes_only_its_own_folder(tmp_path: Path) -> None:
-    need_bwrap()
+    need_sandbox()
     outside = tmp_path / "outside"
     outside.mkdir()
     outside.chmod(0o777)  # not the file mode: the sandbox is what keeps it out
@@ -205,7 +199,7 @@ def test_a_hostile_bot_sees_no_secret_no_network_and_writes_only_its_own_folder(
 
 
 def test_fork_bomb_8_gib_and_spinning_on_every_core_are_contained_and_charged_to_the_bot(tmp_path: Path) -> None:
-    need_bwrap()
+    need_sandbox()
     path = hostile_league(tmp_path, "bombs", {}, seat_timeout_s=30, extra="max_crashes = 3\n[sandbox]\ncpu_s = 600\nmemory_mb = 1024",
                           hostile_limits="sandbox = { processes = 32, memory_mb = 256, cpu_s = 3 }")
     run = run_league(path)
@@ -233,7 +227,7 @@ def test_fork_bomb_8_gib_and_spinning_on_every_core_are_contained_and_charged_to
 
 
 def test_a_bot_in_the_leagues_own_folder_is_refused_before_anything_runs(tmp_path: Path) -> None:
-    need_bwrap()
+    need_sandbox()
     (tmp_path / "bot.py").write_text(FRIEND)
     lines = ['name = "f"', 'preset = "mizerka-short"', f'data = "{tmp_path / "data"}"']
     for name in ("a", "b", "c"):
@@ -266,7 +260,7 @@ def test_without_bubblewrap_a_league_is_refused_unless_its_file_allows_running_u
 
 
 def test_mizerka_bot_sandbox_runs_a_command_the_way_a_league_does(tmp_path: Path) -> None:
-    need_bwrap()
+    need_sandbox()
     secret = tmp_path / "organiser" / "notes.txt"
     secret.parent.mkdir()
     secret.write_text("private")
@@ -289,7 +283,7 @@ def test_mizerka_bot_sandbox_runs_a_command_the_way_a_league_does(tmp_path: Path
 
 
 def test_a_bot_in_mizerka_bot_sandbox_plays_through_the_referees_unix_socket(tmp_path: Path) -> None:
-    need_bwrap()
+    need_sandbox()
     sock = tmp_path / "r.sock"
     with referee(tmp_path, "--unix-socket", str(sock)) as ref:
         admin = ref.arena()
@@ -308,7 +302,7 @@ def test_a_bot_in_mizerka_bot_sandbox_plays_through_the_referees_unix_socket(tmp
 
 def test_a_sandbox_stopped_at_any_moment_of_its_start_leaves_no_process_behind(tmp_path: Path) -> None:
     """bwrap killed while it sets a sandbox up would leave the sandbox running: stopping kills the sandbox too."""
-    need_bwrap()
+    need_sandbox()
     found = tools()
     assert not isinstance(found, str)
     box = Sandbox(found, Limits(), scratch_folder(tmp_path / "scratch", found))

@@ -20,7 +20,7 @@ from mizerka.connection import TLS_ENV, Connection, ConnectionSettingsError, Tls
 from mizerka_proto import arena_pb2
 from server.tls import ServerTls, TlsSettingsError, is_loopback
 
-from harness import ADMIN, BIN, ROOT, referee
+from harness import ADMIN, BIN, ROOT, need_sandbox, referee
 from tls_pki import Pki, TlsAdmin, make_pki
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
@@ -188,6 +188,7 @@ def test_mutual_tls_refuses_a_client_without_a_certificate_and_plays_with_one(tm
 
 
 def test_a_league_runs_on_a_remote_mutual_tls_referee_and_its_bots_get_tls_but_no_admin_token(tmp_path: Path, pki: Pki) -> None:
+    need_sandbox()
     data = tmp_path / "data"
     lines = ['name = "tls"', 'preset = "mizerka-short"', 'seed = "fixed"', f'data = "{data}"']
     for name in ("a", "b", "c"):

@@ -41,6 +41,8 @@ from test_crash_resume import NO_FAULTS
 from test_workers import MIZERKA, Db, single_host_standings
 from test_workers import league_file as workers_league_file
 
+from harness import need_sandbox
+
 LEASE_S = 6
 # Long enough that host B is still busy (its referee and bots up) when the cut host's leases expire.
 GAMES_PER_TABLE = 6
@@ -54,6 +56,7 @@ def league_file(tmp: Path, db: str | None = None) -> Path:
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The standings of the league played on one host (SQLite, its own referee), uninterrupted."""
+    need_sandbox()
     return single_host_standings(league_file(tmp_path_factory.mktemp("single")), GAMES)
 
 

@@ -22,7 +22,7 @@ from test_crash_resume import NO_FAULTS, alive, descendants, standings
 
 from server.database import database_url
 
-from harness import scrape
+from harness import need_sandbox, scrape
 from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
 
 BIN = Path(sys.executable).parent
@@ -46,6 +46,7 @@ def league_file(tmp: Path, db: str | None = None, name: str = "spread", games_pe
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The standings of the league played on one host (SQLite, its own referee), uninterrupted."""
+    need_sandbox()
     return single_host_standings(league_file(tmp_path_factory.mktemp("single")), GAMES)
 
 
@@ -225,6 +226,7 @@ def test_a_host_that_cannot_run_a_bot_leaves_the_league_to_others_and_charges_no
 def test_a_worker_serves_the_web_page_of_the_league_it_plays(pg_url: str, tmp_path: Path) -> None:  # noqa: F811
     """`mizerka worker --http-port 0`: its referee serves the web page while it plays a league, with
     that league's progress and standings; the worker logs the page's URL ("web-page")."""
+    need_sandbox()
     slow = json.dumps([sys.executable, str(Path(__file__).parent / "bots" / "protobot.py"), "slow:20"])
     path = tmp_path / "watched.toml"
     path.write_text(f'name = "watched"\npreset = "mizerka-short"\ndb = "{pg_url}"\ngames_per_table = 2\n'
