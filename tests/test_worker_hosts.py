@@ -329,9 +329,12 @@ def test_a_host_cut_off_inside_a_transaction_does_not_hold_its_games_forever(
         with db.engine.connect() as conn:
             conn.execute(sa.text("set lock_timeout = '10s'"))
             conn.execute(sa.text(lock), {"key": key, "match": match})
-            waiting = scene.wait(f"a session of host A waiting in {statement}", lambda: db.rows(
-                "select pid from pg_stat_activity where client_addr = :ip and wait_event_type = 'Lock' and query like :q",
-                ip=host_a.address, q=statement + "%"), 60)
+            me = conn.execute(sa.text("select pg_backend_pid()")).scalar_one()
+            # waiting for this very lock: a session that waits for another of host A's own (its referee's,
+            # say) would wait on after the cut, until its keepalives end it, never idle in its transaction
+            waiting = scene.wait(f"a session of host A waiting in {statement} for the test's lock", lambda: db.rows(
+                "select pid from pg_stat_activity where client_addr = :ip and wait_event_type = 'Lock' and query like :q "
+                "and :me = any(pg_blocking_pids(pid))", ip=host_a.address, q=statement + "%", me=me), 60)
             host_a.link(up=False)
             conn.rollback()
         # the host's statement has gone through; its COMMIT never comes
