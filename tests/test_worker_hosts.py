@@ -41,6 +41,8 @@ from test_crash_resume import NO_FAULTS
 from test_workers import MIZERKA, Db, single_host_standings
 from test_workers import league_file as workers_league_file
 
+from tournaments.runner import WAIT_POLL_MS
+
 from harness import need_sandbox
 
 LEASE_S = 6
@@ -148,18 +150,18 @@ def hold_a_result(scene: Scene, a: subprocess.Popen[str], id_a: str) -> tuple[st
     """Stop A's worker process (SIGSTOP) holding the result of a game its referee has ended and
     stored, not yet written under its lease; returns the game, its match and when A was stopped.
 
-    The worker learns that its match ended from its referee's WaitMatch, a long poll of 1 s that the
-    referee answers after reading the match from the database: the answer must be in the stopped
-    worker's socket before the cut. So A is stopped 0.1 s after its game's match was made (its first
-    poll is out by then), and the game is kept only if its match ended within 1 s of being made
-    (within that poll) and A had not written the result; else A goes on, and the next game is tried.
+    The worker learns that its match ended from its referee's WaitMatch, a long poll that the
+    referee answers as soon as the match ends (or after WAIT_POLL_MS): the answer must be in the
+    stopped worker's socket before the cut. So A is stopped 0.25 s after its game's match was made
+    (its poll is out by then), and the game is kept only if its match ended within that poll and A
+    had not written the result; else A goes on, and the next game is tried.
     """
     tried: dict[str, float] = {}  # match -> how long it took
     for _ in range(30):
         game, match = scene.wait("host A starting a game", lambda: scene.db.rows((
             "select key, match_id from league_games where lease_owner = :a and status = 'RUNNING' and match_id is not null "
             "and not match_id = any(:tried) limit 1"), a=id_a, tried=list(tried)), 180)[0]
-        time.sleep(0.1)
+        time.sleep(0.25)
         os.kill(a.pid, signal.SIGSTOP)
         held_at = time.monotonic()
         ended = scene.wait("A's referee ending its match", lambda m=match: scene.db.rows(
@@ -168,7 +170,7 @@ def hold_a_result(scene: Scene, a: subprocess.Popen[str], id_a: str) -> tuple[st
         assert ended.status == "FINISHED", ended
         tried[match] = round(ended.took, 2)
         row = scene.db.rows("select status, lease_owner from league_games where key = :k", k=game)[0]
-        if ended.took < 0.95 and row.status == "RUNNING" and row.lease_owner == id_a:
+        if ended.took < WAIT_POLL_MS / 1000 - 0.05 and row.status == "RUNNING" and row.lease_owner == id_a:
             time.sleep(1.0)  # the referee reads the match back and answers
             return game, match, held_at
         os.kill(a.pid, signal.SIGCONT)

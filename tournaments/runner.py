@@ -52,6 +52,11 @@ from tournaments.store import LeagueStore, load_results, settled
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)
 RESTART = Backoff(initial=0.4, cap=5.0)
+# How long one WaitMatch may wait for its match to end. The referee answers as soon as the match
+# ends, so a long wait costs nothing in latency and saves the referee a poll (two store reads) per
+# second per game; it is bounded so that a referee lost behind a dead link is noticed (the call's
+# deadline is this plus 30 s).
+WAIT_POLL_MS = 10_000
 # What a bot process inherits from the runner's environment: enough to run a program, no secrets.
 # Everything else (MIZERKA_ADMIN_TOKEN, cloud keys, ...) stays with the runner.
 BOT_ENV_ALLOWED = ("PATH", "HOME", "LANG", "TZ", "TMPDIR")
@@ -133,16 +138,21 @@ class LeagueRunner:
         self.bots: dict[str, dict[str, Any]] = {}
         self.parallel = slots or league.concurrency  # games at once: each bot process holds a stream per game
         self.limiter = trio.CapacityLimiter(self.parallel)
+        # each game waits for its match in a thread of its own, never taking one of trio's default
+        # threads (the ledger's writes) for as long as a match lasts
+        self.waiters = trio.CapacityLimiter(self.parallel)
         self.sandbox = BotSandbox(league, report, None if referee is None else referee.socket)  # tournaments/bwrap.py
 
-    async def _call(self, fn: Callable[..., Any], *args: Any, abandon: bool = True) -> Any:
-        """A blocking Arena call in a thread; retried while the referee is unreachable. With
-        ``abandon=False`` a cancelled caller still waits for the call's answer (a match being
-        created then exists before the runner aborts the league's matches)."""
+    async def _call(self, fn: Callable[..., Any], *args: Any, abandon: bool = True,
+                    limiter: trio.CapacityLimiter | None = None) -> Any:
+        """A blocking Arena call in a thread (of ``limiter``'s, else trio's default); retried while
+        the referee is unreachable. With ``abandon=False`` a cancelled caller still waits for the
+        call's answer (a match being created then exists before the runner aborts the league's
+        matches)."""
         failures = 0
         while True:
             try:
-                return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=abandon)
+                return await trio.to_thread.run_sync(fn, *args, abandon_on_cancel=abandon, limiter=limiter)
             except grpc.RpcError as e:
                 # UNKNOWN: the referee failed on its side, e.g. its database out of reach for a moment
                 if e.code() not in (*RETRYABLE, grpc.StatusCode.UNKNOWN):
@@ -287,7 +297,7 @@ class LeagueRunner:
     async def _finished(self, match_id: str) -> arena_pb2.Match | None:
         while True:
             try:
-                match = await self._call(self.client.wait, match_id, 1000)
+                match = await self._call(self.client.wait, match_id, WAIT_POLL_MS, limiter=self.waiters)
             except grpc.RpcError as e:
                 if e.code() == grpc.StatusCode.NOT_FOUND:
                     return None
