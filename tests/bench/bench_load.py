@@ -27,6 +27,11 @@ default (missing streams, timeouts). Then whether each target is met.
 CPUs. Unpinned, on a machine of 2 cores, the referee and the bots take cores from each other, and
 the figures say as much about the scheduler as about the referee.
 
+``--null`` runs every window a second time, right after the referee's, against the null referee
+(null_referee.py): the referee's protocol, shape, server options, collector and pacer, with no rules,
+views, clocks or store. Its figures on the same targets say what gRPC and asyncio alone make of the
+load on this machine; they are printed beside the referee's, with no verdict of their own.
+
 ``--rounds R`` runs all of that but the memory run R times, one round after the other. The
 figures of this shared machine swing by half between runs minutes apart, so one 16-match window
 against one 1,000-match window says little. Then the throughput verdict is the median of the
@@ -49,13 +54,13 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import grpc
-from bench_referee import ADMIN, Server, legal, machine, pct, referee_process
+from bench_referee import ADMIN, Server, legal, machine, pct, referee_process, server_process
 from google.protobuf import struct_pb2
 from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.utils import floatToGoString
@@ -137,6 +142,9 @@ async def seat(stub: referee_pb2_grpc.RefereeStub, token: str, bots: Bots) -> No
     except grpc.aio.AioRpcError as e:
         if not bots.stopping:
             bots.failures[f"{e.code().name}: {e.details()}"[:120]] += 1
+    except asyncio.InvalidStateError:  # a write after the stream ended: its read says how, or it is this
+        if not bots.stopping:
+            bots.failures["the stream ended while writing"] += 1
 
 
 async def loop_lags(seconds: float, every_s: float = 0.02) -> list[float]:
@@ -197,6 +205,7 @@ class Run:
     matches: int
     think_ms: int
     round: int = 0
+    null: bool = False  # against the null referee (null_referee.py), not ``mizerka serve``
     seconds: float = 0.0
     decisions: int = 0
     games: int = 0
@@ -258,7 +267,7 @@ class Playing:
     admin: arena_pb2_grpc.ArenaStub
     workers: list[Worker]
     probe_seats: list[str]  # bots for CreateMatch probes (their seats are played by the default policy)
-    metrics: str  # the referee's /metrics host:port
+    metrics: str | None  # the referee's /metrics host:port (the null referee has none)
 
 
 def loop_lag(metrics: str) -> list[float]:
@@ -326,9 +335,14 @@ async def arena(args: argparse.Namespace, run: Run, folder: Path, preset: str = 
     """A fresh referee with ``run.matches`` matches of ``preset`` (GAMES games each), their bots'
     streams opened all at once while the matches are created; entered once every match is playing.
     On exit the referee is stopped, and every stream that ended before is counted lost."""
-    matches = run.matches
-    async with referee_process(folder, None, "--metrics-port", "0", cpus=REFEREE_CPUS if args.pin else None) as server, \
-            grpc.aio.insecure_channel(server.address) as channel:
+    matches, cpus = run.matches, REFEREE_CPUS if args.pin else None
+    if run.null:
+        folder.mkdir(parents=True, exist_ok=True)
+        started_server = server_process([sys.executable, str(Path(__file__).with_name("null_referee.py")),
+                                         str(folder / "ready")], folder / "ready", folder / "null.log", cpus)
+    else:
+        started_server = referee_process(folder, None, "--metrics-port", "0", cpus=cpus)
+    async with started_server as server, grpc.aio.insecure_channel(server.address) as channel:
         admin = arena_pb2_grpc.ArenaStub(channel)
         names = [f"load{t}-{s}" for t in range(math.ceil(matches / TEAM_MATCHES)) for s in range(3)]
         bots = [await admin.RegisterBot(arena_pb2.RegisterBotRequest(name=n), metadata=METADATA) for n in names]
@@ -361,9 +375,9 @@ async def arena(args: argparse.Namespace, run: Run, folder: Path, preset: str = 
                 run.failures[f"matches not playing after {READY_TIMEOUT_S:g} s"] += reply["expected"] - reply["playing"]
         run.storm_s = time.perf_counter() - started
         try:
-            [metrics] = [json.loads(line)["address"] for line in server.log_path.read_text().splitlines()
-                         if '"metrics listening"' in line]
-            yield Playing(server, admin, workers, [b.bot_id for b in teams[0]], metrics)
+            metrics = [json.loads(line)["address"] for line in server.log_path.read_text().splitlines()
+                       if '"metrics listening"' in line]
+            yield Playing(server, admin, workers, [b.bot_id for b in teams[0]], metrics[0] if metrics else None)
         finally:
             for w in workers:
                 w.send("stop")
@@ -375,15 +389,16 @@ async def arena(args: argparse.Namespace, run: Run, folder: Path, preset: str = 
     run.defaulted = defaulted_seats(server.log_path)
 
 
-async def window(args: argparse.Namespace, folder: Path, matches: int, think_ms: int, round_: int = 0) -> Run:
+async def window(args: argparse.Namespace, folder: Path, matches: int, think_ms: int, round_: int = 0,
+                 null: bool = False) -> Run:
     """A window of ``args.seconds`` with ``matches`` matches playing, CreateMatch probed meanwhile."""
-    run = Run(matches, think_ms, round_)
-    async with arena(args, run, folder / f"n{matches}-t{think_ms}-r{round_}") as playing:
+    run = Run(matches, think_ms, round_, null)
+    async with arena(args, run, folder / f"{'null-' if null else ''}n{matches}-t{think_ms}-r{round_}") as playing:
         server = playing.server
         await asyncio.sleep(WARMUP_S)
         stop = asyncio.Event()
         sampler = asyncio.create_task(sample(server, run, stop, playing.admin, playing.probe_seats))
-        lag0 = await asyncio.to_thread(loop_lag, playing.metrics)
+        lag0 = await asyncio.to_thread(loop_lag, playing.metrics) if playing.metrics else []
         cpu0, t0 = cpu_seconds(server.process.pid), time.perf_counter()
         for w in playing.workers:
             w.send(f"measure {args.seconds}")
@@ -396,7 +411,8 @@ async def window(args: argparse.Namespace, folder: Path, matches: int, think_ms:
             run.bot_lag += reply["lag"]
         run.seconds = time.perf_counter() - t0
         run.server_cpu = cpu_seconds(server.process.pid) - cpu0
-        run.lag = [n - m for n, m in zip(await asyncio.to_thread(loop_lag, playing.metrics), lag0)]
+        if playing.metrics:
+            run.lag = [n - m for n, m in zip(await asyncio.to_thread(loop_lag, playing.metrics), lag0)]
         stop.set()
         await sampler
     return run
@@ -432,7 +448,7 @@ def ms(values: list[float], q: float) -> str:
 def report(run: Run) -> None:
     what = f"bots thinking {run.think_ms} ms" if run.think_ms else "instant bots"
     latency = "added latency" if run.think_ms else "round trip"
-    print(f"{run.matches:>5} matches, {3 * run.matches} streams, {what}; {run.seconds:.1f} s window")
+    print(f"{'null referee: ' if run.null else ''}{run.matches:>5} matches, {3 * run.matches} streams, {what}; {run.seconds:.1f} s window")
     print(f"      {run.rate:>9,.0f} decisions/s   {latency} p50 {ms(run.rtt, 0.5)} ms  p99 {ms(run.rtt, 0.99)} ms"
           f"   games started in the window {run.games // 3}")
     print(f"      storm: all streams admitted and all matches playing after {run.storm_s:.1f} s; admission p50"
@@ -455,20 +471,22 @@ def report(run: Run) -> None:
           f" seats played by default for the referee's sake {run.defaulted}")
 
 
-def verdicts(runs: list[Run], memory_run: Run | None) -> None:
-    def verdict(ok: bool) -> str:
-        return "met" if ok else "MISSED"
-
-    print("targets:")
-    ratios = []
+def ratios(runs: list[Run]) -> list[float]:
+    """Per round: decisions/s at the most instant matches (1,000 or more) over those at 16."""
+    out = []
     for round_ in sorted({r.round for r in runs}):
         instant = {r.matches: r for r in runs if not r.think_ms and r.round == round_}
         if 16 in instant and max(instant) >= 1000:
-            ratios.append(instant[max(instant)].rate / instant[16].rate)
-    if ratios:
-        ratio, top = statistics.median(ratios), max(r.matches for r in runs if not r.think_ms)
-        each = f"; rounds {', '.join(f'{x:.2f}' for x in ratios)}" if len(ratios) > 1 else ""
-        print(f"  decisions/s at {top} matches / at 16 = {ratio:.2f}{' (median)' if len(ratios) > 1 else ''}"
+            out.append(instant[max(instant)].rate / instant[16].rate)
+    return out
+
+
+def targets(runs: list[Run], verdict: Callable[[bool], str]) -> None:
+    """The two speed targets' figures for ``runs`` (all of one server)."""
+    if each_round := ratios(runs):
+        ratio, top = statistics.median(each_round), max(r.matches for r in runs if not r.think_ms)
+        each = f"; rounds {', '.join(f'{x:.2f}' for x in each_round)}" if len(each_round) > 1 else ""
+        print(f"  decisions/s at {top} matches / at 16 = {ratio:.2f}{' (median)' if len(each_round) > 1 else ''}"
               f" (>= {RATIO_TARGET}){each}: {verdict(ratio >= RATIO_TARGET)}")
     thinking = [r for r in runs if r.think_ms and r.matches >= 1000]
     if thinking:
@@ -477,7 +495,16 @@ def verdicts(runs: list[Run], memory_run: Run | None) -> None:
         print(f"  added latency p99 at {thinking[0].matches} thinking matches = {p99:.1f} ms"
               f"{' (all rounds)' if len(thinking) > 1 else ''} (<= {ADDED_P99_TARGET_MS:g}){each}:"
               f" {verdict(p99 <= ADDED_P99_TARGET_MS)}")
-    everything = [*runs, *([memory_run] if memory_run else [])]
+
+
+def verdicts(runs: list[Run], memory_run: Run | None) -> None:
+    def verdict(ok: bool) -> str:
+        return "met" if ok else "MISSED"
+
+    print("targets:")
+    referee = [r for r in runs if not r.null]
+    targets(referee, verdict)
+    everything = [*referee, *([memory_run] if memory_run else [])]
     rss = max((x for r in everything for x in r.rss_mb if not math.isnan(x)), default=0.0)
     print(f"  referee RSS at most {rss:.0f} MB (<= {RSS_TARGET_MB:g}): {verdict(rss <= RSS_TARGET_MB)}")
     if memory_run is not None and len(memory_run.rss_mb) > 1:
@@ -487,6 +514,11 @@ def verdicts(runs: list[Run], memory_run: Run | None) -> None:
     lost = sum(sum(r.failures.values()) for r in everything)
     defaulted = sum(r.defaulted for r in everything)
     print(f"  lost connections {lost}, seats defaulted {defaulted} (0): {verdict(lost == 0 and defaulted == 0)}")
+    if null := [r for r in runs if r.null]:
+        print("the null referee's figures on the same targets (gRPC and asyncio alone, no verdict):")
+        targets(null, lambda ok: "would meet" if ok else "would miss")
+        lost = sum(sum(r.failures.values()) for r in null)
+        print(f"  lost connections {lost}")
 
 
 def report_memory(run: Run) -> None:
@@ -508,9 +540,11 @@ async def main_async(args: argparse.Namespace) -> None:
         folder = args.folder or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-load-")))
         for round_ in range(args.rounds):
             for matches, think_ms in plan:
-                print(f"(load average before the run {os.getloadavg()[0]:.2f}{f'; round {round_ + 1}' if args.rounds > 1 else ''})")
-                runs.append(await window(args, folder, matches, think_ms, round_))
-                report(runs[-1])
+                for null in (False, True) if args.null else (False,):
+                    print(f"(load average before the run {os.getloadavg()[0]:.2f}"
+                          f"{f'; round {round_ + 1}' if args.rounds > 1 else ''})")
+                    runs.append(await window(args, folder, matches, think_ms, round_, null))
+                    report(runs[-1])
         if args.memory_games:
             print(f"(load average before the run {os.getloadavg()[0]:.2f})")
             memory_run = await memory(args, folder)
@@ -534,6 +568,8 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, help="keep the referees' databases and logs here (default: a temporary folder)")
     parser.add_argument("--pin", action="store_true",
                         help="the referee alone on CPU 0; the bots and this script on the others")
+    parser.add_argument("--null", action="store_true",
+                        help="run every window against the null referee too (null_referee.py), right after the referee's")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:

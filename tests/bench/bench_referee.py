@@ -72,6 +72,7 @@ from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.referee.match import GameRunner
 from server.referee.session import GameSession, SeatInfo
+from server.service import SERVER_OPTIONS  # the echoes' options are the referee's
 from server.settings import ClockSettings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,11 +85,6 @@ GAMES = 10_000  # per match: the most the server allows; no match ends inside a 
 WARMUP_S = 1.0  # before the first window
 SETTLE_S = 0.3  # after resuming one side, before its window (the other side's last messages drain)
 HOUR_MS = 3_600_000
-SERVER_OPTIONS = [  # as server.service.start_server
-    ("grpc.max_receive_message_length", 64 * 1024),
-    ("grpc.max_send_message_length", 4 * 1024 * 1024),
-    ("grpc.so_reuseport", 0),
-]
 PROFILE_SNIPPET = """
 import cProfile, sys
 out = sys.argv[1]
