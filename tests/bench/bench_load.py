@@ -19,7 +19,7 @@ DecisionRequest of the same match reaches a bot; with thinking bots this is the 
 latency, the thinking not included); stream admission (opening a stream -> its Welcome); CreateMatch
 latency p50/p99 during the storm and in the window; the event-loop lag of the referee (from its
 /metrics, docs/metrics.md) and of the bots' processes (a timer of their own every 20 ms), which
-split a round trip's wait between the referee and the bots; the referee's RSS and CPU; lost
+split a round trip's wait between the referee and the bots; the referee's RSS and CPU (in cores, and per decision); lost
 connections (streams that failed before the referee was stopped) and seats the referee played by
 default (missing streams, timeouts). Then whether each target is met.
 
@@ -464,8 +464,9 @@ def report(run: Run) -> None:
         print(f"      the bots' processes' event-loop lag (a timer every 20 ms): p50 {ms(run.bot_lag, 0.5)} ms,"
               f" p99 {ms(run.bot_lag, 0.99)} ms, max {ms(run.bot_lag, 1.0)} ms")
     rss = [r for r in run.rss_mb if not math.isnan(r)]
+    per_decision = f" ({run.server_cpu / run.decisions * 1e6:,.0f} us a decision)" if run.decisions else ""
     print(f"      referee RSS {min(rss, default=0):.0f}-{max(rss, default=0):.0f} MB; CPU in cores: referee"
-          f" {run.server_cpu / max(run.seconds, 1e-9):.2f}, bots {run.client_cpu / max(run.seconds, 1e-9):.2f}")
+          f" {run.server_cpu / max(run.seconds, 1e-9):.2f}{per_decision}, bots {run.client_cpu / max(run.seconds, 1e-9):.2f}")
     lost = sum(run.failures.values())
     print(f"      lost connections {lost}{' ' + str(dict(run.failures)) if lost else ''};"
           f" seats played by default for the referee's sake {run.defaulted}")
