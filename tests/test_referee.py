@@ -17,7 +17,7 @@ from mizerka_engine.rules import load_ruleset
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.policies import default_action
 from server.referee.clock import SeatClock
-from server.referee.match import Deadline, GameRunner
+from server.referee.match import DEFAULTS_IN_A_ROW, Deadline, GameRunner
 from server.settings import ClockSettings
 
 from harness import first_legal
@@ -195,6 +195,25 @@ async def test_an_absent_seat_is_played_by_the_default_policy_from_the_start() -
     await asyncio.gather(*tasks)
     assert record.seats[0].disconnected and record.game.finished
     assert record.totals == engine_game_with_defaults("mizerka-short", "s").totals
+
+
+@fake_clock
+async def test_a_game_nobody_plays_any_more_lets_the_other_matches_run_between_its_turns() -> None:
+    """The default policy plays all of a game whose bots are gone; played in one go, a whole game
+    (several milliseconds) would hold up every other match of the referee. Another task must get
+    the loop after at most DEFAULTS_IN_A_ROW of its turns."""
+    rules = load_ruleset("mizerka-short")
+    runner = GameRunner("m-3", rules, "s", 0, [None] * 3, ["a", "b", "c"], ClockSettings())
+    game = asyncio.create_task(runner.run())
+    seen = [0]
+    while not game.done():
+        await asyncio.sleep(0)
+        seen.append(runner.session.turn)
+    record = await game
+    assert record.game.finished and record.totals == engine_game_with_defaults("mizerka-short", "s").totals
+    assert runner.session.turn > 4 * DEFAULTS_IN_A_ROW, "the game is too short to tell"
+    assert max(b - a for a, b in zip(seen, seen[1:])) <= DEFAULTS_IN_A_ROW
+    assert all(r.forfeited and r.disconnected for r in record.seats)
 
 
 def test_seat_clock_arithmetic() -> None:

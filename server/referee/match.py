@@ -24,6 +24,7 @@ from server.referee.session import Disconnected, GameRecord, GameSession, SeatIn
 from server.settings import ClockSettings
 
 YIELD_EVERY = 16  # answers worked through in a row before the referee lets the other matches run
+DEFAULTS_IN_A_ROW = 64  # turns of forfeited seats played in a row (about a millisecond) before the same
 
 
 class SeatPort(Protocol):
@@ -205,7 +206,12 @@ class GameRunner:
         on_decision = self.on_decision
         session.start()
         await self._flush()
-        while (ask := session.next_ask()) is not None:
+        while True:
+            while session.play_defaults(DEFAULTS_IN_A_ROW):  # a game nobody plays any more never holds up the others
+                await self._flush()
+                await asyncio.sleep(0)
+            if (ask := session.next_ask()) is None:
+                break
             if (started_hook := self._started[ask.seat]) is not None:
                 started_hook(ask.turn)
             await self._flush()
