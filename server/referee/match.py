@@ -24,7 +24,7 @@ from server.referee.session import Disconnected, GameRecord, GameSession, SeatIn
 from server.settings import ClockSettings
 
 YIELD_EVERY = 16  # answers worked through in a row before the referee lets the other matches run
-DEFAULTS_IN_A_ROW = 64  # turns of forfeited seats played in a row (about a millisecond) before the same
+DEFAULTS_IN_A_ROW = 64  # turns of forfeited seats played in a row (about a millisecond) before the other matches run
 
 
 class SeatPort(Protocol):
