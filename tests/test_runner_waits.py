@@ -21,6 +21,7 @@ HANG_S = 30  # far beyond any wait that should end; only a hang reaches it
 
 LEAGUE = """name = "waits"
 preset = "mizerka-short"
+sandbox = "off"  # no bot runs: the referee is a fake
 [[bots]]
 name = "a"
 command = ["mizerka-bot", "random"]
