@@ -197,13 +197,18 @@ async def test_an_absent_seat_is_played_by_the_default_policy_from_the_start() -
     assert record.totals == engine_game_with_defaults("mizerka-short", "s").totals
 
 
+@pytest.mark.parametrize("hang_up_at", [None, 3], ids=["absent-from-the-start", "all-crash-mid-game"])
 @fake_clock
-async def test_a_game_nobody_plays_any_more_lets_the_other_matches_run_between_its_turns() -> None:
-    """The default policy plays all of a game whose bots are gone; played in one go, a whole game
-    (several milliseconds) would hold up every other match of the referee. Another task must get
-    the loop after at most DEFAULTS_IN_A_ROW of its turns."""
+async def test_a_game_nobody_plays_any_more_lets_the_other_matches_run_between_its_turns(hang_up_at: int | None) -> None:
+    """The default policy plays all of a game whose bots are gone (never came, or all three hung
+    up at their ``hang_up_at``-th request); played in one go, the rest of a game (several
+    milliseconds) would hold up every other match of the referee. Another task must get the loop
+    after at most DEFAULTS_IN_A_ROW of its turns."""
     rules = load_ruleset("mizerka-short")
-    runner = GameRunner("m-3", rules, "s", 0, [None] * 3, ["a", "b", "c"], ClockSettings())
+    ports = [None] * 3 if hang_up_at is None else [MemoryPort() for _ in range(3)]
+    crasher: Answer = lambda request, n: None if n == hang_up_at else (0.0, [first_legal(request)])  # noqa: E731
+    bots = [asyncio.create_task(bot(p, crasher, [])) for p in ports if p is not None]
+    runner = GameRunner("m-3", rules, "s", 0, ports, ["a", "b", "c"], ClockSettings())
     game = asyncio.create_task(runner.run())
     seen = [0]
     while not game.done():
@@ -214,6 +219,7 @@ async def test_a_game_nobody_plays_any_more_lets_the_other_matches_run_between_i
     assert runner.session.turn > 4 * DEFAULTS_IN_A_ROW, "the game is too short to tell"
     assert max(b - a for a, b in zip(seen, seen[1:])) <= DEFAULTS_IN_A_ROW
     assert all(r.forfeited and r.disconnected for r in record.seats)
+    await asyncio.gather(*bots)
 
 
 def test_seat_clock_arithmetic() -> None:
