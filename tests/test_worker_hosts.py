@@ -306,10 +306,27 @@ def test_a_host_cut_off_mid_game_loses_its_games_to_another_and_its_late_result_
 # inside one of its transactions: its worker renewing its leases (league_games), or its referee
 # storing the end of a match (matches; FOR NO KEY UPDATE lets the game's row in, whose foreign key
 # takes a KEY SHARE lock on the match, and stops the match's status update).
+# The lock the test takes on a game host A is playing, and the statement of A's it then holds up. The
+# lock asks for the row only while the game still runs: one that ended since the test chose it would
+# never be written by A again, and the league's own last statements would be the ones to wait.
 INSIDE = {
-    "worker": ("select 1 from league_games where key = :key for update", "UPDATE league_games"),
-    "referee": ("select 1 from matches where id = :match for no key update", "UPDATE matches"),
+    "worker": ("select 1 from league_games where key = :key and status = 'RUNNING' for update", "UPDATE league_games"),
+    "referee": ("select 1 from matches where id = :match and status = 'RUNNING' for no key update", "UPDATE matches"),
 }
+
+
+def lock_a_game_of_host_a(run: Hosts, conn: sa.Connection, lock: str) -> None:
+    """Hold ``lock`` on a game host A is playing, in ``conn``'s open transaction; a game that ends
+    between being chosen and being locked is let go, and another one chosen."""
+    for _ in range(20):
+        key, match = run.scene.wait("host A playing a game", lambda: run.db.rows(
+            "select g.key, g.match_id from league_games g join matches m on m.id = g.match_id where g.lease_owner = :a "
+            "and g.status = 'RUNNING' and m.status = 'RUNNING' limit 1", a=run.id_a), 180)[0]
+        conn.execute(sa.text("set lock_timeout = '10s'"))
+        if conn.execute(sa.text(lock), {"key": key, "match": match}).first() is not None:
+            return
+        conn.rollback()
+    raise AssertionError("20 games of host A in a row ended between being chosen and being locked")
 
 
 @pytest.mark.timeout(900)
@@ -324,13 +341,9 @@ def test_a_host_cut_off_inside_a_transaction_does_not_hold_its_games_forever(
     host_a = network.hosts["a"]
     with league_on_two_hosts(network, postgres, tmp_path) as run:
         db, scene = run.db, run.scene
-        key, match = scene.wait("host A playing a game", lambda: db.rows(
-            "select g.key, g.match_id from league_games g join matches m on m.id = g.match_id where g.lease_owner = :a "
-            "and g.status = 'RUNNING' and m.status = 'RUNNING' limit 1", a=run.id_a), 180)[0]
         lock, statement = INSIDE[session]
         with db.engine.connect() as conn:
-            conn.execute(sa.text("set lock_timeout = '10s'"))
-            conn.execute(sa.text(lock), {"key": key, "match": match})
+            lock_a_game_of_host_a(run, conn, lock)
             me = conn.execute(sa.text("select pg_backend_pid()")).scalar_one()
             # waiting for this very lock: a session that waits for another of host A's own (its referee's,
             # say) would wait on after the cut, until its keepalives end it, never idle in its transaction
