@@ -40,7 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -410,12 +410,3 @@ def _children(pid: int) -> list[int]:
                 if int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
                     found.append(int(proc.name))
     return found
-
-
-@contextlib.contextmanager
-def socket_folder() -> Iterator[Path]:
-    """A folder for the local referee's Unix socket, and nothing else: sandboxes bind it in. Short
-    (a socket's path is at most 107 bytes) and open to every user (a root runner's bots run as nobody)."""
-    with tempfile.TemporaryDirectory(prefix="mizerka-") as folder:
-        os.chmod(folder, 0o755)
-        yield Path(folder)

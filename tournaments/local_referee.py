@@ -15,9 +15,9 @@ from typing import Any
 import trio
 
 from server.store import DEFAULT_REFEREE
-from tournaments.bwrap import socket_folder
 from tournaments.config import League
 from tournaments.processes import Child
+from tournaments.socket_folders import socket_folder
 
 BIN = Path(sys.executable).parent  # this installation's commands: mizerka, mizerka-bot
 LOCAL_HOST = "127.0.0.1"  # where the local referee listens unless `league run --host` says otherwise
