@@ -207,11 +207,12 @@ class GameRunner:
         session.start()
         await self._flush()
         while True:
-            while session.play_defaults(DEFAULTS_IN_A_ROW):  # a game nobody plays any more never holds up the others
-                await self._flush()
+            if (ask := session.next_ask(DEFAULTS_IN_A_ROW)) is None:
+                if session.game.finished:
+                    break
+                await self._flush()  # a game nobody plays any more: the other matches run between its turns
                 await asyncio.sleep(0)
-            if (ask := session.next_ask()) is None:
-                break
+                continue
             if (started_hook := self._started[ask.seat]) is not None:
                 started_hook(ask.turn)
             await self._flush()

@@ -242,18 +242,29 @@ class GameSession:
             )
             self._send(seat, referee_pb2.RefereeMessage(game_start=start))
 
-    def next_ask(self) -> Ask | None:
+    def next_ask(self, most: int | None = None) -> Ask | None:
         """Play the turns no bot answers (forfeited seats) until a seat must be asked: queue its
         DecisionRequest and return the ask. At the end of the game queue the last events and
-        GameEnd and return None."""
+        GameEnd and return None. ``most``: after that many such turns in a row, return None with
+        the game not over (call again): a live driver lets its other matches run between them, so
+        a game nobody plays any more never holds them up."""
         assert self.pending is None, "the pending turn is not resolved yet"
         game = self.game
+        played = 0
         while not game.finished:
             seat = game.to_act
-            unanswered = self._unanswered(seat)
-            self._begin_turn(seat)
-            if unanswered is not None:
-                self._apply_default(seat, unanswered)
+            record = self.records[seat]
+            unanswered = record.forfeited or not self.connected[seat]
+            if unanswered and played == most:
+                return None
+            self.turn += 1
+            self._entry = len(game.log)  # this turn's action will be the log's next entry
+            self._decision = game.decision()
+            assert self._decision is not None, "the game waits for cards: the referee deals from the seed"
+            self._flush_events(but=seat)
+            if unanswered:
+                self._apply_default(seat, DefaultReason.DISCONNECTED if record.disconnected else DefaultReason.FORFEITED)
+                played += 1
                 continue
             clock = self.clocks[seat]
             events = self.encoders[seat].request_bytes(self._pending_events(seat))  # feeds the seat's view first
@@ -270,36 +281,6 @@ class GameSession:
         self._send_game_end()
         self.log.info("game finished", totals=list(game.totals))
         return None
-
-    def play_defaults(self, most: int) -> bool:
-        """Play up to ``most`` turns in a row that no bot answers (forfeited seats); True if it
-        stopped at ``most`` (call again), False once a seat must be asked or the game is over (call
-        :meth:`next_ask`). :meth:`next_ask` alone plays them all in one call: a live driver spreads
-        a game that nobody plays any more over several turns of its event loop with this."""
-        assert self.pending is None, "the pending turn is not resolved yet"
-        game = self.game
-        for _ in range(most):
-            if game.finished or (unanswered := self._unanswered(seat := game.to_act)) is None:
-                return False
-            self._begin_turn(seat)
-            self._apply_default(seat, unanswered)
-        return True
-
-    def _unanswered(self, seat: int) -> DefaultReason | None:
-        """Why the default plays ``seat``'s turns (it is forfeited or gone), or None: it is asked."""
-        record = self.records[seat]
-        if record.forfeited or not self.connected[seat]:
-            return DefaultReason.DISCONNECTED if record.disconnected else DefaultReason.FORFEITED
-        return None
-
-    def _begin_turn(self, seat: int) -> None:
-        """Number the turn of ``seat`` (the seat to act) and send the others what they may see so far."""
-        game = self.game
-        self.turn += 1
-        self._entry = len(game.log)  # this turn's action will be the log's next entry
-        self._decision = game.decision()
-        assert self._decision is not None, "the game waits for cards: the referee deals from the seed"
-        self._flush_events(but=seat)
 
     def answer(self, message: referee_pb2.BotMessage, elapsed_ms: float) -> bool:
         """The asked seat sent ``message`` ``elapsed_ms`` after its request: apply it (True), or queue
