@@ -2,11 +2,14 @@
 author would: real `mizerka league run`s of tiny leagues (mizerka-short, three bots, three games)
 in which one bot, written here with the SDK, tries to read the league's database and the other
 bots' files, to reach a listener on 127.0.0.1, to write outside its folder, to fork-bomb, to
-allocate 8 GiB and to spin on every core. It reports what it managed in its own scratch folder;
-every attempt fails or is contained, the league completes, and the crashes say which limit.
+allocate 8 GiB, to spin on every core and to take 600 MiB of shared memory past a 256 MiB limit.
+It reports what it managed in its own scratch folder; every attempt fails or is contained, the
+league completes, and the crashes say which limit.
 
 Needs bubblewrap (`bwrap`; .ci/run installs it): without it the league tests are skipped, saying
-why, and the test of a league that requires the sandbox checks the refusal instead."""
+why, and the test of a league that requires the sandbox checks the refusal instead. The shared
+memory tests need a memory cgroup (tournaments/cgroups.py): without one they are skipped, saying
+why, except in CI as root, where there must be one."""
 
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from tournaments.bwrap import Sandbox, exit_reason, kill_sandbox, scratch_folder, tools
+from tournaments.cgroups import RUNNER_PREFIX, Hierarchy, find_hierarchy, remove_stale_groups, runner_group
 from tournaments.config import LeagueError, parse_league
 from tournaments.sandbox import Limits, SandboxMode
 
@@ -40,7 +44,7 @@ import mizerka
 targets = json.loads(os.environ["TARGETS"])
 home = Path(os.environ["HOME"])
 report = json.loads((home / "report.json").read_text()) if (home / "report.json").exists() else {}  # of earlier starts
-report.update(server=os.environ["MIZERKA_SERVER"], uid=os.getuid())
+report.update(server=os.environ["MIZERKA_SERVER"], uid=os.getuid(), oom_score=Path("/proc/self/oom_score_adj").read_text().strip())
 
 
 def attempt(name, action):
@@ -66,6 +70,22 @@ if os.environ["MODE"] == "snoop":
 start = home / "starts"
 starts = int(start.read_text()) + 1 if start.exists() else 1
 start.write_text(str(starts))
+
+if os.environ["MODE"] == "shm" and starts <= 2:  # 600 MiB no rlimit counts: a memfd mapped shared, then mmap(-1)
+    import mmap
+    size = 600 * 2**20
+    if starts == 1:
+        fd = os.memfd_create("hog")
+        os.ftruncate(fd, size)
+        shared = mmap.mmap(fd, size)
+    else:
+        shared = mmap.mmap(-1, size)  # MAP_SHARED | MAP_ANONYMOUS
+    for at in range(0, size, 2**20):
+        shared[at:at + 2**20] = b"x" * 2**20
+    report[f"shm {starts}"] = "touched 600 MiB"
+    (home / "report.json").write_text(json.dumps(report))
+if os.environ["MODE"] == "shm":
+    sys.exit(mizerka.main(["random"]))
 
 
 def fail(name, what):
@@ -143,6 +163,36 @@ def standings(path: Path) -> dict[str, dict[str, object]]:
     return {line["name"]: line for line in table["bots"]}
 
 
+HOG = """\
+import ctypes, mmap, os, sys
+size = 600 * 2**20
+if sys.argv[1] == "memfd":
+    fd = os.memfd_create("hog")
+    os.ftruncate(fd, size)
+    shared = memoryview(mmap.mmap(fd, size))
+elif sys.argv[1] == "anonymous":
+    shared = memoryview(mmap.mmap(-1, size))  # MAP_SHARED | MAP_ANONYMOUS
+else:  # SysV shared memory
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    shared = memoryview((ctypes.c_char * size).from_address(libc.shmat(libc.shmget(0, ctypes.c_size_t(size), 0o1600), None, 0))).cast("B")
+for at in range(0, size, 2**20):
+    shared[at:at + 2**20] = b"x" * 2**20
+print("touched 600 MiB", flush=True)
+"""
+
+
+def need_memory_cgroup() -> None:
+    """Skip, saying why, where the runner can make no memory cgroup (not root, nothing delegated);
+    CI runs as root on hosts that have one: there a missing cgroup fails."""
+    need_sandbox()
+    found = runner_group()
+    if isinstance(found, str):
+        if os.environ.get("CI") == "true" and os.geteuid() == 0:
+            pytest.fail(f"CI runs as root, but the sandbox has no memory cgroup: {found}")
+        pytest.skip(f"no memory cgroup for the sandbox here: {found}")
+
+
 def sandbox_processes(marker: str) -> list[str]:
     """Command lines of live processes that mention ``marker``."""
     found = []
@@ -194,6 +244,7 @@ def test_a_hostile_bot_sees_no_secret_no_network_and_writes_only_its_own_folder(
     processes = report["processes"]
     assert "serve" not in processes and FRIEND_SECRET not in processes and "friend" not in processes, processes
     assert report["server"] == "unix:/run/mizerka/referee.sock" and report["uid"] != 0, report
+    assert report["oom_score"] == "1000", report  # the out-of-memory killer's first choice, not the referee
     table = standings(path)
     assert all(line["crashes"] == 0 and line["games"] == 3 for line in table.values()), table
 
@@ -224,6 +275,116 @@ def test_fork_bomb_8_gib_and_spinning_on_every_core_are_contained_and_charged_to
     for other in ("friend", "random"):  # the other seats played every game, untouched
         assert table[other]["crashes"] == 0 and table[other]["games"] == 3, table
         assert all(count == 0 for count in table[other]["faults"].values()), table
+
+
+def test_shared_memory_past_the_limit_kills_the_bot_in_its_cgroup_and_spares_the_referee_and_the_others(tmp_path: Path) -> None:
+    need_memory_cgroup()
+    path = hostile_league(tmp_path, "shm", {}, seat_timeout_s=30, extra="max_crashes = 3",
+                          hostile_limits="sandbox = { memory_mb = 256 }")
+    run = run_league(path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "memory per bot in a cgroup of its own, shared memory included" in run.stdout
+    assert "the referee exited" not in run.stdout
+    log = (tmp_path / "data" / "logs" / "hostile.log").read_text()
+    crashes = [line for line in log.splitlines() if line.startswith("[mizerka] the bot's process")]
+    killed = "[mizerka] the bot's process killed by SIGKILL: memory limit 256 MiB (the out-of-memory killer, in its cgroup)"
+    assert crashes == [killed, killed], log[-3000:]
+    home = tmp_path / "data" / "sandbox" / "hostile"
+    assert (home / "starts").read_text() == "3" and not (home / "report.json").exists()  # neither hog got its 600 MiB
+    table = standings(path)
+    assert table["hostile"]["crashes"] == 2 and not table["hostile"]["disabled"], table  # its third start played
+    for other in ("friend", "random"):
+        assert table[other]["crashes"] == 0 and table[other]["games"] == 3, table
+        assert all(count == 0 for count in table[other]["faults"].values()), table
+    parent = runner_group()
+    assert not isinstance(parent, str)
+    assert not list(parent.hierarchy.path.glob(RUNNER_PREFIX + "*/*/")), "a bot's cgroup outlived it"
+
+
+@pytest.mark.parametrize("way", ["memfd", "anonymous", "sysv"])
+def test_mizerka_bot_sandbox_kills_a_shared_memory_hog_at_the_memory_limit(tmp_path: Path, way: str) -> None:
+    need_memory_cgroup()
+    (tmp_path / "hog").mkdir()
+    (tmp_path / "hog" / "hog.py").write_text(HOG)
+    done = subprocess.run([MIZERKA, "bot", "sandbox", "--memory-mb", "256", "--", sys.executable, str(tmp_path / "hog" / "hog.py"), way],
+                          capture_output=True, text=True, timeout=120)
+    assert "touched" not in done.stdout and done.returncode == 128 + 9, done.stdout + done.stderr
+    assert "the bot's process killed by SIGKILL: memory limit 256 MiB (the out-of-memory killer, in its cgroup)" in done.stderr
+
+
+def test_the_sandboxes_tmpfs_are_bounded_and_dev_read_only(tmp_path: Path) -> None:
+    """Without a cgroup these bounds are all there is on files in memory (with one they count in it too)."""
+    need_sandbox()
+    probe = ("import os\n"
+             "for where in ('/tmp', '/dev/shm', '/dev'):\n"
+             "    try:\n"
+             "        with open(where + '/fill', 'wb') as f:\n"
+             "            [f.write(bytes(2**20)) for _ in range(100)]\n"
+             "        print(where, 'took 100 MiB')\n"
+             "    except OSError as e:\n"
+             "        print(where, e.strerror)\n")
+    done = subprocess.run([MIZERKA, "bot", "sandbox", "--", sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == ["/tmp No space left on device", "/dev/shm No space left on device",
+                                        "/dev Read-only file system"], done.stdout
+
+
+def test_without_a_memory_cgroup_the_sandbox_says_shared_memory_is_not_bounded(tmp_path: Path) -> None:
+    """As in a container whose cgroup file system is read-only (Docker's default)."""
+    need_memory_cgroup()
+    if os.geteuid() != 0:
+        pytest.skip("needs root: the test remounts the cgroup file system read-only in a mount namespace of its own")
+    mine = runner_group()
+    assert not isinstance(mine, str)
+    probe = [MIZERKA, "bot", "sandbox", "--memory-mb", "256", "--", sys.executable, "-c", "print(open('/proc/self/oom_score_adj').read())"]
+    done = subprocess.run(["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                           'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"', str(mine.hierarchy.path), *probe],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (f"WARNING: no memory cgroup here (cannot make cgroups in {mine.hierarchy.path} (Read-only file system)): the "
+            "memory limit is per process, and shared memory (memfd, shared mappings, SysV shm) is NOT bounded") in done.stderr
+    assert done.stdout.strip() == "1000"  # the out-of-memory killer takes the bot first, not the referee
+
+
+def test_a_killed_runners_cgroups_are_removed_by_the_next_and_a_live_ones_kept(tmp_path: Path) -> None:
+    need_memory_cgroup()
+    mine = runner_group()
+    assert not isinstance(mine, str)
+    code = ("import sys, time; from tournaments.cgroups import runner_group; group = runner_group(); "
+            "group.bot(64); print(group.path, flush=True); time.sleep(300)")
+    runner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert runner.stdout is not None
+        killed = Path(runner.stdout.readline().strip())
+        assert (killed / "bot-0").is_dir()
+        assert killed not in remove_stale_groups(mine.hierarchy.path)  # it runs: its group stays
+        runner.kill()
+        runner.wait()
+    finally:
+        runner.kill()
+    assert killed.is_dir()  # kill -9 skipped every cleanup
+    assert killed in remove_stale_groups(mine.hierarchy.path)
+    assert not killed.exists() and mine.path.is_dir()
+
+
+def test_the_runners_memory_cgroup_is_found_on_cgroup_v1_and_on_a_delegated_v2(tmp_path: Path) -> None:
+    v1 = "12:pids:/\n4:memory:/process_api/abc\n0::/\n"
+    mounts = ("30 25 0:26 / /sys/fs/cgroup/memory rw,nosuid - cgroup cgroup rw,memory\n"
+              "31 25 0:27 / /sys/fs/cgroup/unified rw - cgroup2 cgroup2 rw\n")
+    assert find_hierarchy(v1, mounts) == Hierarchy(1, Path("/sys/fs/cgroup/memory/process_api/abc"))
+    slice_ = tmp_path / "user.slice" / "user-1000.slice" / "app.slice"
+    slice_.mkdir(parents=True)
+    v2, v2_mounts = "0::/user.slice/user-1000.slice/app.slice\n", f"40 25 0:30 / {tmp_path} rw - cgroup2 cgroup2 rw\n"
+    (slice_ / "cgroup.controllers").write_text("cpu io pids\n")
+    assert find_hierarchy(v2, v2_mounts) == f"the memory controller is not delegated to the runner's cgroup ({slice_})"
+    (slice_ / "cgroup.controllers").write_text("cpu io memory pids\n")
+    assert find_hierarchy(v2, v2_mounts) == Hierarchy(2, slice_)
+    in_container = f"40 25 0:30 /user.slice {tmp_path} rw - cgroup2 cgroup2 rw\n"  # the mount's root is a cgroup below /
+    inner = tmp_path / "user-1000.slice" / "app.slice"
+    inner.mkdir(parents=True)
+    (inner / "cgroup.controllers").write_text("memory\n")
+    assert find_hierarchy(v2, in_container) == Hierarchy(2, inner)
+    assert find_hierarchy(v2, "") == "no memory cgroup is mounted"
 
 
 def test_a_bot_in_the_leagues_own_folder_is_refused_before_anything_runs(tmp_path: Path) -> None:
@@ -354,6 +515,9 @@ def test_exit_reasons_name_the_limit() -> None:
     assert exit_reason(1, limits, "Traceback ...\nMemoryError\n", True) == "exited with code 1: memory limit 256 MiB (its log: MemoryError)"
     assert exit_reason(1, limits, "BlockingIOError: [Errno 11] Resource temporarily unavailable\n", True).startswith(
         "exited with code 1: process limit 32 (its log: BlockingIOError")
+    assert exit_reason(137, limits, "", True, oom_killed=True) == (
+        "killed by SIGKILL: memory limit 256 MiB (the out-of-memory killer, in its cgroup)")
+    assert exit_reason(137, limits, "", True) == "killed by SIGKILL: CPU time limit 3 s (or the kernel's out-of-memory killer)"
     assert exit_reason(1, limits, "ValueError: mine\n", True) == "exited with code 1"
     assert exit_reason(1, limits, "MemoryError\n", False) == "exited with code 1"  # no sandbox, no limit to blame
     assert exit_reason(3, Limits(memory_mb=0, processes=0), "MemoryError", True) == "exited with code 3"

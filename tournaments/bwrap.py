@@ -10,7 +10,14 @@ A sandboxed bot gets:
   installation's Python and of its command's own folders (its program's, and those of the
   arguments that name files or folders), never the league's data, database, logs or file;
 - a writable scratch folder of its own, ``DATA/sandbox/NAME``, as HOME and TMPDIR, and a small
-  /tmp of its own (64 MiB, in memory) for programs that ignore TMPDIR;
+  /tmp and /dev/shm of its own (64 MiB each, in memory; the rest of /dev read-only);
+- a memory cgroup of its own where the runner can make one (tournaments/cgroups.py), limited to
+  its ``memory_mb``: shared memory (memfd, shared mappings, shm, tmpfs) counts there, which no
+  rlimit counts, and the out-of-memory killer kills in it, never the referee; the bot is moved
+  into it between fork and exec, before it runs anything (:func:`enter_sandbox`);
+- the first place in line for the kernel's out-of-memory killer when the whole machine runs out
+  (oom_score_adj 1000): a bot, not the referee, is killed (a hostile bot may set its own back to
+  0, the referee's: the cgroup is the bound, this a fallback);
 - limits set by prlimit inside the sandbox (:class:`~tournaments.sandbox.Limits`): RLIMIT_DATA,
   RLIMIT_NPROC (the kernel counts it per user namespace, so per sandbox, and only once set inside
   one: set on bwrap it would count every process of the user), RLIMIT_CPU (SIGXCPU, SIGKILL a
@@ -48,6 +55,7 @@ from typing import Any
 import trio
 
 from server.logs import private_dir
+from tournaments.cgroups import BotCgroup, RunnerGroup, runner_group
 from tournaments.config import BotSpec, League
 from tournaments.processes import Child
 from tournaments.sandbox import Limits, SandboxError, SandboxMode
@@ -67,8 +75,9 @@ MEMORY_SIGNS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate me
 PROCESS_SIGNS = ("Resource temporarily unavailable", "BlockingIOError", "EAGAIN", "can't start new thread",
                  "Cannot fork", "fork: retry", "pthread_create")
 TAIL_BYTES = 4096
-TMP_BYTES = 64 * 2**20  # the sandbox's own /tmp, in memory (HOME and TMPDIR, the scratch folder, are on disk)
+TMP_BYTES = 64 * 2**20  # the sandbox's own /tmp and /dev/shm, each, in memory (HOME and TMPDIR, the scratch folder, are on disk)
 CLONE_NEWUSER = 0x10000000
+OOM_FIRST = "1000"  # a sandboxed bot's oom_score_adj: the out-of-memory killer's first choice
 
 try:
     _unshare = ctypes.CDLL(None, use_errno=True).unshare  # resolved here: the forked helper only calls it
@@ -136,6 +145,14 @@ class Sandbox:
                 os.close(userns)
 
 
+def enter_sandbox(cgroup: BotCgroup | None) -> None:
+    """In the forked child, before it runs bwrap: the out-of-memory killer's first choice, and in
+    the bot's memory cgroup if it has one."""
+    Path("/proc/self/oom_score_adj").write_text(OOM_FIRST)
+    if cgroup is not None:
+        cgroup.enter()
+
+
 def _rlimits(limits: Limits) -> list[str]:
     """prlimit's options for ``limits`` (soft = hard; CPU: SIGXCPU at the limit, SIGKILL a second later)."""
     options = ["--core=0"]  # no core files of a bot killed by SIGXCPU
@@ -191,7 +208,8 @@ def _mounts(box: Sandbox) -> list[str]:
     cwd = Path.cwd()
     if not inside(cwd) and cwd != box.scratch:
         make_parents(cwd / "x")  # the runner's folder, empty: relative paths in a command resolve as outside
-    return [*args, "--proc", "/proc", "--dev", "/dev"]
+    return [*args, "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", str(TMP_BYTES), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev"]
 
 
 @functools.cache
@@ -280,15 +298,18 @@ def tools() -> Tools | str:
     return found
 
 
-def exit_reason(code: int, limits: Limits, tail: str, sandboxed: bool) -> str:
+def exit_reason(code: int, limits: Limits, tail: str, sandboxed: bool, oom_killed: bool = False) -> str:
     """Why a bot process ended, for its crash record: its exit code, and the limit that stopped it
-    when one did (a signal of the CPU limit; a failed allocation, fork or thread in its last words)."""
+    when one did (the out-of-memory killer in its cgroup; a signal of the CPU limit; a failed
+    allocation, fork or thread in its last words)."""
     signum = code - 128 if sandboxed and 128 < code < 192 else -code if code < 0 else 0
     what = f"exited with code {code}"
     with contextlib.suppress(ValueError):
         what = f"killed by {signal.Signals(signum).name}" if signum else what
     if not sandboxed or code == 0:
         return what
+    if oom_killed and limits.memory_mb:
+        return f"{what}: memory limit {limits.memory_mb} MiB (the out-of-memory killer, in its cgroup)"
     if limits.cpu_s and signum == signal.SIGXCPU:
         return f"{what}: CPU time limit {limits.cpu_s} s"
     if limits.cpu_s and signum == signal.SIGKILL:
@@ -320,6 +341,14 @@ def check_league(league: League) -> Tools | str:
     return found
 
 
+def memory_note(group: RunnerGroup | str) -> str:
+    """What the memory limit covers here, as the runner announces it at start."""
+    if isinstance(group, str):
+        return (f"WARNING: no memory cgroup here ({group}): the memory limit is per process, and shared memory "
+                "(memfd, shared mappings, SysV shm) is NOT bounded (docs/security.md, The sandbox)")
+    return f"memory per bot in a cgroup of its own, shared memory included ({group.path})"
+
+
 def scratch_folder(path: Path, tools: Tools) -> Path:
     """A sandbox's writable folder, made if missing (0700), owned by whom the bot runs as."""
     private_dir(path)
@@ -337,8 +366,11 @@ class BotSandbox:
         self.socket = socket  # the local referee's Unix socket; None: a remote referee, reached over the network
         found = check_league(league)
         self.tools = None if isinstance(found, str) else found
+        group = runner_group() if self.tools is not None else None
+        self.cgroups = group if isinstance(group, RunnerGroup) else None  # where its bots' memory cgroups are made
+        limits = league.sandbox.limits.describe() + ("" if group is None else f"; {memory_note(group)}")
         report("sandbox", {"on": self.tools is not None, "why": found if isinstance(found, str) else "",
-                           "limits": league.sandbox.limits.describe(), "network": socket is None})
+                           "limits": limits, "network": socket is None})
 
     def box(self, spec: BotSpec, env: Mapping[str, str]) -> Sandbox | None:
         """The bot's sandbox (its scratch folder made), or None without one."""
@@ -355,26 +387,48 @@ class BotSandbox:
         box = self.box(spec, env)
         if box is None:
             return Child(list(spec.command), log, env)
-        return box.start(spec.command, env, lambda argv, inside, fds: SandboxedChild(argv, log, inside, fds))
+        cgroup = self.cgroups.bot(spec.limits.memory_mb) if self.cgroups is not None and spec.limits.memory_mb else None
+        try:
+            return box.start(spec.command, env, lambda argv, inside, fds: SandboxedChild(argv, log, inside, fds, cgroup))
+        except BaseException:
+            if cgroup is not None:
+                cgroup.remove()
+            raise
 
     def exit_reason(self, spec: BotSpec, process: Child) -> str:
         """Why the bot's process ended (:func:`exit_reason`), also written at the end of its log."""
         code = process.poll()
         assert code is not None
-        why = exit_reason(code, spec.limits, process.log_tail(TAIL_BYTES), self.tools is not None)
+        oom = isinstance(process, SandboxedChild) and process.oom_killed()
+        why = exit_reason(code, spec.limits, process.log_tail(TAIL_BYTES), self.tools is not None, oom)
         with contextlib.suppress(OSError), process.log.open("a") as log:
             log.write(f"[mizerka] the bot's process {why}\n")
         return why
 
 
 class SandboxedChild(Child):
-    """A bot's bwrap: stopping it kills its whole sandbox (:func:`kill_sandbox`)."""
+    """A bot's bwrap, in the bot's memory cgroup if it has one: stopping it kills its whole sandbox
+    (:func:`kill_sandbox`) and removes the cgroup."""
+
+    def __init__(self, command: list[str], log: Path, env: dict[str, str], pass_fds: tuple[int, ...],
+                 cgroup: BotCgroup | None) -> None:
+        self.cgroup = cgroup
+        try:
+            super().__init__(command, log, env, pass_fds, functools.partial(enter_sandbox, cgroup))
+        except subprocess.SubprocessError as e:  # only enter_sandbox can fail before exec
+            raise OSError(f"cannot set its out-of-memory score or move it into its memory cgroup: {e}") from None
+
+    def oom_killed(self) -> bool:
+        """Whether the out-of-memory killer killed a process of the bot (in its cgroup)."""
+        return self.cgroup is not None and self.cgroup.oom_kills() > 0
 
     async def stop(self, grace_s: float = 10.0) -> None:
         with trio.CancelScope(shield=True):
             if self.popen.poll() is None:
                 await trio.to_thread.run_sync(kill_sandbox, self.popen.pid)
                 await self.wait()
+            if self.cgroup is not None:
+                self.cgroup.remove()
 
 
 def kill_sandbox(bwrap: int) -> None:

@@ -9,6 +9,7 @@ import functools
 import os
 import signal
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import trio
@@ -21,14 +22,17 @@ except (OSError, AttributeError):
     _prctl = None
 
 
-def _die_with_parent(runner: int) -> None:
+def _die_with_parent(runner: int, enter: Callable[[], None] | None) -> None:
     """In the child: get SIGTERM when the runner dies, even by kill -9 (Linux PR_SET_PDEATHSIG). A
     runner that died before this ran sends nothing, but the child has a new parent by then: it
-    ends itself (SIGKILL: until exec the runner's own SIGTERM handler is still in place)."""
+    ends itself (SIGKILL: until exec the runner's own SIGTERM handler is still in place). Then
+    ``enter``, before the child runs its program (a sandboxed bot's memory cgroup)."""
     if _prctl is not None:
         _prctl(1, signal.SIGTERM)
         if os.getppid() != runner:
             os.kill(os.getpid(), signal.SIGKILL)
+    if enter is not None:
+        enter()
 
 
 class Child:
@@ -41,13 +45,14 @@ class Child:
     their bots (a bot gone first would have its seats played by default moves).
     """
 
-    def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = ()) -> None:
+    def __init__(self, command: list[str], log: Path, env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = (),
+                 enter: Callable[[], None] | None = None) -> None:
         self.log = log
         with open_private(log, "ab") as out:  # logs show tokens' owners, hands and errors: the user's alone
             self.log_start = out.tell()
             self.popen = subprocess.Popen(
                 command, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, pass_fds=pass_fds,
-                preexec_fn=functools.partial(_die_with_parent, os.getpid()), process_group=0,
+                preexec_fn=functools.partial(_die_with_parent, os.getpid(), enter), process_group=0,
             )
 
     def log_tail(self, size: int) -> str:

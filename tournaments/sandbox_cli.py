@@ -5,13 +5,15 @@ and may not do (docs/security.md, The sandbox)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from tournaments.bwrap import Sandbox, command_folders, exit_reason, scratch_folder, tools
+from tournaments.bwrap import Sandbox, command_folders, enter_sandbox, exit_reason, memory_note, scratch_folder, tools
+from tournaments.cgroups import runner_group
 from tournaments.local_referee import BIN
 from tournaments.runner import BOT_ENV_ALLOWED, BOT_ENV_PREFIXES
 from tournaments.sandbox import Limits
@@ -60,8 +62,22 @@ def sandbox_main(args: list[str], prog: str = "mizerka bot sandbox") -> int:
         home = scratch_folder((options.home or Path(temporary) / "home").absolute(), found)
         read = (*command_folders(command, env, Path.cwd()), *limits.read)
         box = Sandbox(found, limits, home, read, socket, socket_folder=False)  # the socket alone: its folder is anyone's
-        print(f"{prog}: HOME={home}; {limits.describe()}", file=sys.stderr)
-        done = box.start(command, env, lambda argv, inside, fds: subprocess.run(argv, env=inside, pass_fds=fds))
+        group = runner_group()
+        print(f"{prog}: HOME={home}; {limits.describe()}; {memory_note(group)}", file=sys.stderr)
+        cgroup = None
+        if not isinstance(group, str) and limits.memory_mb:
+            try:
+                cgroup = group.bot(limits.memory_mb)
+            except OSError as e:
+                print(f"{prog}: cannot make the bot's memory cgroup in {group.path}: {e}", file=sys.stderr)
+                return 2
+        try:
+            done = box.start(command, env, lambda argv, inside, fds: subprocess.run(
+                argv, env=inside, pass_fds=fds, preexec_fn=functools.partial(enter_sandbox, cgroup)))
+            oom = cgroup is not None and cgroup.oom_kills() > 0
+        finally:
+            if cgroup is not None:
+                cgroup.remove()
     if done.returncode:
-        print(f"{prog}: the bot's process {exit_reason(done.returncode, limits, '', True)}", file=sys.stderr)
+        print(f"{prog}: the bot's process {exit_reason(done.returncode, limits, '', True, oom)}", file=sys.stderr)
     return done.returncode
