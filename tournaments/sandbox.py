@@ -31,8 +31,10 @@ class SandboxMode(StrEnum):
 class Limits:
     """What one bot process may use; 0 is no limit. Memory is the kernel's data limit (RLIMIT_DATA:
     heap, private mappings and thread stacks, not the address space that gRPC and V8 reserve
-    without using); processes count threads too and are counted per sandbox; CPU time is per
-    process, over its whole life (a bot restarted after a crash starts again from zero)."""
+    without using) and, where the runner can make one, the limit of the bot's memory cgroup
+    (shared memory included: tournaments/cgroups.py); processes count threads too and are counted
+    per sandbox; CPU time is per process, over its whole life (a bot restarted after a crash
+    starts again from zero)."""
 
     memory_mb: int = 2048
     processes: int = 256
