@@ -15,7 +15,8 @@ runner makes a group of its own, ``mizerka-runner-...``, locked (flock) for as l
 with a cgroup per bot process in it. A runner killed with kill -9 leaves its group behind (its bots
 die with it): the next runner removes the groups nobody holds the lock on, as
 tournaments/socket_folders.py does for socket folders. On cgroup v2 a cgroup that holds processes
-cannot pass its controllers on: the runner first moves itself into a leaf, ``mizerka-leaf``.
+cannot pass its controllers on: the runner first moves its cgroup's processes (itself, the referee
+it started) into a leaf, ``mizerka-leaf``.
 """
 
 from __future__ import annotations
@@ -168,13 +169,16 @@ def remove_stale_groups(parent: Path) -> list[Path]:
 
 
 def _delegate(path: Path) -> None:
-    """cgroup v2: let ``path`` pass the memory controller on to its children; it may hold no
-    processes to do so, so this runner moves itself into a leaf first."""
+    """cgroup v2: let ``path``, the runner's cgroup, pass the memory controller on to its children.
+    It may hold no processes to do so: its processes (the runner's: it was delegated to the runner,
+    and the referee it started) move into a leaf first."""
     if MEMORY in (path / "cgroup.subtree_control").read_text().split():
         return
     leaf = path / LEAF
     leaf.mkdir(exist_ok=True)
-    (leaf / "cgroup.procs").write_text(str(os.getpid()))
+    for pid in (path / "cgroup.procs").read_text().split():
+        with contextlib.suppress(ProcessLookupError):  # ended meanwhile
+            (leaf / "cgroup.procs").write_text(pid)
     (path / "cgroup.subtree_control").write_text(f"+{MEMORY}")
 
 
