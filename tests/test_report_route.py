@@ -99,6 +99,19 @@ def _publish(db: Path) -> None:
         conn.execute("UPDATE matches SET sealed = 0 WHERE match_group LIKE 'beta#%'")
 
 
+def _seal_one_more(db: Path, site: Path) -> None:
+    """A sealed match of beta's (as a run that stopped leaves the one it had in flight), listed as a
+    page of beta's report."""
+    with sqlite3.connect(db) as conn:
+        columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)")]
+        values = ", ".join({"id": "'m-sealed'", "sealed": "1"}.get(c, c) for c in columns)
+        conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {values} FROM matches "
+                     "WHERE match_group LIKE 'beta#%' LIMIT 1")
+    manifest = json.loads((site / MANIFEST).read_text())
+    manifest["files"]["matches/more.html"] = "m-sealed"
+    (site / MANIFEST).write_text(json.dumps(manifest))
+
+
 def _probe(base: str, secrets: dict[str, str]) -> dict[str, int]:
     """Every path that could hold one of beta's games, under both names; none may answer with one."""
     paths = ["", "index.html", MANIFEST, *PAGES, "matches/beta-t0-g0-s0.html", "../beta/index.html",
@@ -163,6 +176,14 @@ def test_a_running_leagues_report_is_served_under_no_league(arena: dict[str, Any
         assert _get(f"{base}/league/beta/report/{PAGES[0]}")[0] == 200
         assert _get(f"{base}/league/beta/report/{PAGES[2]}")[0] == 404  # not finished when the report was written
         assert _get(f"{base}/league/alpha/report/matches/beta-t0-g0-s0.html")[0] == 404
+
+    shutil.copytree(beta_site, alpha_site, dirs_exist_ok=True)  # beta's report, public now, in alpha's folder
+    _seal_one_more(db, beta_site)  # and a page of beta's report whose game is still sealed
+    with _web(arena) as base:
+        status, body = _get(f"{base}/league/alpha/report/{PAGES[0]}")
+        assert status == 404 and "of another league" in json.loads(body)["error"], body
+        status, body = _get(f"{base}/league/beta/report/{PAGES[0]}")
+        assert status == 404 and "1 games of the report are sealed" in json.loads(body)["error"], body
 
 
 def test_report_folders_and_manifests_name_only_files_inside(tmp_path: Path) -> None:
