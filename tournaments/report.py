@@ -78,17 +78,18 @@ def report_folder(data: Path, name: str) -> Path:
 
 def league_group(store: LeagueStore, name: str) -> str | None:
     """League ``name``'s identity in its database: the match group of its matches, derived from its
-    deal secret (so a league of the same name started again with --fresh, or in another folder, has
-    another), which tells nothing of the secret; None if the database has no such league."""
+    deal secret (so a league of the same name in another folder, or started again with --fresh, has
+    another, unless its file gives the seed), which tells nothing of the secret; None if the
+    database has no such league."""
     with store.engine.connect() as conn:
         secret = conn.execute(sa.select(leagues.c.secret).where(leagues.c.name == name)).scalar_one_or_none()
     return None if secret is None else group_of(name, secret)
 
 
-def sealed_reason(store: LeagueStore, name: str, group: str, shown: Iterable[str] = ()) -> str | None:
+def sealed_reason(store: LeagueStore, name: str, group: str, report_matches: Iterable[str] = ()) -> str | None:
     """Why league ``name``'s games may not be shown to everyone yet -- a game still playing, finished
     games still sealed (its runner publishes them once the league is over), no game finished, or one
-    of the matches ``shown`` (a report's pages) sealed or not the league's -- or None once they may."""
+    of ``report_matches`` (a report's pages) sealed or not the league's -- or None once they may."""
     with store.engine.connect() as conn:
         public = set(conn.execute(sa.select(matches.c.id).where(
             matches.c.match_group == group, matches.c.sealed.is_not(True), matches.c.status.in_((FINISHED, ABORTED)))).scalars())
@@ -101,7 +102,7 @@ def sealed_reason(store: LeagueStore, name: str, group: str, shown: Iterable[str
                 "sealed: their hands stay secret until the league is over)")
     if not finished:
         return f"no game of league {name!r} has finished yet"
-    hidden = sum(m not in public for m in shown)
+    hidden = sum(m not in public for m in report_matches)
     if hidden:
         return f"{hidden} games of the report are sealed or not of league {name!r} (as it is in the database now)"
     return None

@@ -71,10 +71,7 @@ class DatabaseLeagues:
             return f"its report is not written ({REPORTS}/{folder.name}/ beside the database: `mizerka report`)"
         if manifest.league != name or manifest.group != group:
             return "the report in its folder is of another league, or of an earlier run of it: write it again"
-        reason = sealed_reason(self.store, name, group, manifest.match_ids)
-        if reason is not None:
-            return reason
-        return ReportSite(folder, frozenset(manifest.files))
+        return sealed_reason(self.store, name, group, manifest.match_ids) or ReportSite(folder, frozenset(manifest.files))
 
     def close(self) -> None:
         self.store.close()
