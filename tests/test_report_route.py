@@ -21,7 +21,7 @@ import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -79,34 +79,37 @@ def _web(arena: dict[str, Any]) -> Iterator[str]:
         yield f"http://127.0.0.1:{web_port(ref)}"
 
 
+def _sql(db: Path, *statements: str) -> list[Any]:
+    """Run ``statements`` on the league database in one transaction, behind the runners' backs; the
+    last one's rows."""
+    with closing(sqlite3.connect(db)) as conn, conn:
+        rows = [conn.execute(statement).fetchall() for statement in statements]
+    return rows[-1]
+
+
 def _matches(db: Path, league: str) -> dict[str, str]:
     """The league's match ids with their seeds (the replay pages carry both)."""
-    with sqlite3.connect(db) as conn:
-        return dict(conn.execute("SELECT id, seed FROM matches WHERE match_group LIKE ?", (f"{league}#%",)))
+    return dict(_sql(db, f"SELECT id, seed FROM matches WHERE match_group LIKE '{league}#%'"))
 
 
 def _make_unfinished(db: Path) -> None:
     """Beta as its database is while it plays: its finished games sealed, one of them playing."""
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE matches SET sealed = 1 WHERE match_group LIKE 'beta#%'")
-        conn.execute("UPDATE league_games SET status = 'RUNNING' WHERE league = 'beta' AND key = 't0/g0/s2'")
+    _sql(db, "UPDATE matches SET sealed = 1 WHERE match_group LIKE 'beta#%'",
+         "UPDATE league_games SET status = 'RUNNING' WHERE league = 'beta' AND key = 't0/g0/s2'")
 
 
 def _publish(db: Path) -> None:
     """Beta over, and published as its runner does."""
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE league_games SET status = 'FINISHED' WHERE league = 'beta'")
-        conn.execute("UPDATE matches SET sealed = 0 WHERE match_group LIKE 'beta#%'")
+    _sql(db, "UPDATE league_games SET status = 'FINISHED' WHERE league = 'beta'",
+         "UPDATE matches SET sealed = 0 WHERE match_group LIKE 'beta#%'")
 
 
 def _seal_one_more(db: Path, site: Path) -> None:
-    """A sealed match of beta's (as a run that stopped leaves the one it had in flight), listed as a
-    page of beta's report."""
-    with sqlite3.connect(db) as conn:
-        columns = [row[1] for row in conn.execute("PRAGMA table_info(matches)")]
-        values = ", ".join({"id": "'m-sealed'", "sealed": "1"}.get(c, c) for c in columns)
-        conn.execute(f"INSERT INTO matches ({', '.join(columns)}) SELECT {values} FROM matches "
-                     "WHERE match_group LIKE 'beta#%' LIMIT 1")
+    """A sealed match of beta's group, listed as a page of beta's report: the page must not show it,
+    whatever the league's own games say."""
+    columns = [row[1] for row in _sql(db, "PRAGMA table_info(matches)")]
+    values = ", ".join({"id": "'m-sealed'", "sealed": "1"}.get(c, c) for c in columns)
+    _sql(db, f"INSERT INTO matches ({', '.join(columns)}) SELECT {values} FROM matches WHERE match_group LIKE 'beta#%' LIMIT 1")
     manifest = json.loads((site / MANIFEST).read_text())
     manifest["files"]["matches/more.html"] = "m-sealed"
     (site / MANIFEST).write_text(json.dumps(manifest))
