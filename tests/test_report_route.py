@@ -71,10 +71,9 @@ def arena(tmp_path: Path) -> dict[str, Any]:
 
 @contextmanager
 def _web(arena: dict[str, Any]) -> Iterator[str]:
-    """A referee serving the leagues' database, with their board: its web page's address. Started
-    after the test changed the database behind the runners' backs: the board of a referee that has
-    the file open already may not see another process's change (server/logs.py's private_file, run
-    as the board opens the file, drops the locks SQLite holds on it in this process)."""
+    """A referee serving the leagues' database, with their board: its web page's address. Each is
+    started after the test changed the database behind the runners' backs, so that what it serves
+    does not depend on when it read what (tests/test_sqlite_locks.py)."""
     with referee(arena["tmp"], "--http-port", "0", "--db", str(arena["db"])) as ref:
         yield f"http://127.0.0.1:{web_port(ref)}"
 
