@@ -239,7 +239,7 @@ def report(
     league = _league(league_file)
     try:
         summary = write_report(league, out, unfinished=unfinished)
-    except (ReportError, DatabaseError) as e:
+    except (ReportError, DatabaseError, OSError) as e:  # OSError: the folder cannot be written
         raise usage_error(str(e)) from None
     print(f"wrote {summary.out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
     if summary.unfinished:

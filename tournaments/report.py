@@ -125,7 +125,7 @@ class Manifest:
         """The folder's manifest; None if it has none; ReportError if it cannot be read."""
         try:
             data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             raise ReportError(f"{folder / MANIFEST} cannot be read: {e}") from None
