@@ -110,12 +110,12 @@ def private_dir(path: Path) -> Path:
     return path
 
 
-def _tighten(fd: int) -> None:
-    """Take group and other permissions off an open file (one of someone else's is left alone)."""
-    mode = stat.S_IMODE(os.fstat(fd).st_mode)
+def _tighten(file: int | Path) -> None:
+    """Take group and other permissions off a file, open or by name (one of someone else's is left alone)."""
+    mode = stat.S_IMODE(os.stat(file).st_mode)
     if mode & PRIVATE:
         with contextlib.suppress(PermissionError):
-            os.fchmod(fd, mode & ~PRIVATE)
+            os.chmod(file, mode & ~PRIVATE)
 
 
 def _private_opener(path: str, flags: int) -> int:
@@ -132,11 +132,16 @@ def open_private(path: Path, mode: str = "ab") -> IO[Any]:
 def private_file(path: Path) -> None:
     """Make sure ``path`` exists for its user alone: created 0600 if missing, else tightened. SQLite
     gives a database's -wal and -shm files the database's own mode, so tightening the database
-    before SQLite opens it covers them too (those of an older run are tightened here as well)."""
-    os.close(_private_opener(str(path), os.O_RDONLY | os.O_CREAT))
-    for suffix in ("-wal", "-shm", "-journal"):
+    before SQLite opens it covers them too (those of an older run are tightened here as well).
+    A file that exists is tightened by name, never opened: closing a descriptor of a file drops
+    every lock this process holds on it (POSIX), and SQLite's connections of this process to it (a
+    second Store of one file: a referee and its web page's board) would lose theirs: another process
+    could write at the same time as they, and they would read an old state."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    for file in (path, *(Path(f"{path}{suffix}") for suffix in ("-wal", "-shm", "-journal"))):
         with contextlib.suppress(FileNotFoundError):
-            os.close(_private_opener(f"{path}{suffix}", os.O_RDONLY))
+            _tighten(file)
 
 
 def private_secret(path: Path, new: str) -> tuple[str, bool]:

@@ -61,14 +61,24 @@ class LeagueBoard(Protocol):
         """One league's progress and standings (JSON-ready); None if unknown."""
         ...
 
-    def report(self, name: str) -> Path | None:
-        """The folder of the league's static report, once the league has finished and it is written."""
+    def report(self, name: str) -> ReportSite | str:
+        """The league's static report if it may be shown now (it is of this league and every game of
+        the league and of the report is public), else why not, as the visitor is told."""
         ...
 
     def close(self) -> None: ...
 
 
 BoardFactory = Callable[[str], LeagueBoard]  # the database URL -> its leagues
+
+
+@dataclass(frozen=True)
+class ReportSite:
+    """A league's static report that may be shown now: its folder and the files it is made of (the
+    only ones served from it, whatever else the folder holds)."""
+
+    folder: Path
+    files: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -371,7 +381,7 @@ class WebPage:
         def read() -> dict[str, Any] | None:
             data = board.league(name)
             if data is not None:
-                data["report"] = board.report(name) is not None
+                data["report"] = isinstance(board.report(name), ReportSite)
             return data
         data = await asyncio.to_thread(read)
         if data is None:
@@ -379,14 +389,15 @@ class WebPage:
         return web.json_response(data)
 
     async def report(self, request: web.Request) -> web.FileResponse:
-        """The league's static report (docs/report.md), served only once the league has finished:
-        its replays show every hand."""
+        """The league's static report (docs/report.md), served only while the board says it may be
+        shown (its replays show every hand), and only the files the report is made of."""
         board, name = self._board(request)
-        folder = await asyncio.to_thread(board.report, name)
-        if folder is None:
-            raise _error(web.HTTPNotFound, f"league {shown(name)} has no report to show (yet)")
-        path = (folder / (request.match_info["path"] or "index.html")).resolve()
-        if not path.is_relative_to(folder.resolve()) or not path.is_file():
+        site = await asyncio.to_thread(board.report, name)
+        if isinstance(site, str):
+            raise _error(web.HTTPNotFound, f"league {shown(name)} has no report to show: {site}")
+        file = request.match_info["path"] or "index.html"
+        path = (site.folder / file).resolve()
+        if file not in site.files or not path.is_relative_to(site.folder.resolve()) or not path.is_file():
             raise _error(web.HTTPNotFound, f"no such file in the report of {shown(name)}")
         return web.FileResponse(path)
 

@@ -232,15 +232,19 @@ def league_standings(
 @app.command("report")
 def report(
     league_file: Annotated[Path, typer.Argument(help="The league file (TOML).")],
-    out: Annotated[Path, typer.Option(help="Folder for the site (index.html, matches/, assets/).")] = Path("report"),
+    out: Annotated[Path | None, typer.Option(help="Folder for the site (index.html, matches/, assets/, manifest.json); default: DATA/report/NAME beside the league's database, where its referee's web page serves it from.")] = None,
+    unfinished: Annotated[bool, typer.Option("--unfinished", help="Write it also for a league not over yet (games playing, or its finished games sealed): it shows their hands, so keep it to yourself; the web page does not serve it while the league is sealed.")] = False,
 ) -> None:
     """Write a league's static web report: standings, rating chart, head to head, failures and a replay page per game."""
     league = _league(league_file)
     try:
-        summary = write_report(league, out)
-    except (ReportError, DatabaseError) as e:
+        summary = write_report(league, out, unfinished=unfinished)
+    except (ReportError, DatabaseError, OSError) as e:  # OSError: the folder cannot be written
         raise usage_error(str(e)) from None
-    print(f"wrote {out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
+    print(f"wrote {summary.out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
+    if summary.unfinished:
+        print(f"warning: {summary.unfinished}: this report shows every hand of them, keep it to yourself "
+              "(the web page does not serve it while the league is sealed)", file=sys.stderr)
     if summary.failed:
         raise usage_error(f"{len(summary.failed)} games could not be shown: {'; '.join(summary.failed)}", 1)
 

@@ -2,7 +2,9 @@
 replay page per game with every hand, every trick and the score sheet, stepped action by action.
 
 ``write_report(league, out)`` writes ``index.html``, ``matches/<game>.html`` and ``assets/`` (one JS
-and one CSS file, no CDN, no build step). Every page carries its data as JSON inside the page, so
+and one CSS file, no CDN, no build step), and last ``manifest.json``: which league the report is of
+and its files, which the referee's web page checks before it serves any of them (tournaments/web_board.py).
+The pages show every hand: a league not over yet (its games sealed) gets a report only when asked. Every page carries its data as JSON inside the page, so
 the site works from ``file://`` as well as from any static web server. All text is put into the
 page by the script through ``textContent``, never as markup, so bot names (user input) cannot
 inject HTML; the JSON itself is escaped so that it cannot end its ``<script>`` element.
@@ -12,17 +14,19 @@ Games are read only through :func:`load_game`, the one adapter to the stored log
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
 import shutil
 import sys
 import time
-from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
 from mizerka_engine.cards import SUITS, format_card, format_cards
@@ -44,17 +48,107 @@ from mizerka_engine.rules import Ruleset, load_ruleset
 from mizerka_engine.views import FULL, View, project
 from server.logverify import logged_action, replay_log
 from server.matchlog import entry_from_json
-from server.store import FINISHED, Store
+from server.store import ABORTED, FINISHED, RUNNING, Store, matches
 from tournaments.config import League
+from tournaments.schedule import group_of
 from tournaments.stats import FAULTS, Standings
-from tournaments.store import LeagueStore, load_results
+from tournaments.store import LeagueStore, leagues, load_results
 
 ASSETS = Path(__file__).with_name("report_assets")
 ASSET_FILES = ("report.js", "report.css")
+REPORTS = "report"  # beside a league's database: one folder per league, DATA/report/NAME
+MANIFEST = "manifest.json"
+PLAIN_FOLDER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
 
 
 class ReportError(RuntimeError):
-    """A game that cannot be shown; the message names it."""
+    """A report that cannot be written, or a game that cannot be shown; the message names it."""
+
+
+# ----------------------------------------------------------------------- which league, and when
+def report_folder(data: Path, name: str) -> Path:
+    """Where league ``name``'s report goes by default, and the only place the web page serves it
+    from: ``DATA/report/NAME``. A name that is no plain folder name (a slash, a blank, a leading dot)
+    becomes one: its other characters a "-", and a digest of the name, so two names never share a folder."""
+    if PLAIN_FOLDER.fullmatch(name):
+        return data / REPORTS / name
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")
+    return data / REPORTS / "-".join(filter(None, (stem, hashlib.sha256(name.encode()).hexdigest()[:8])))
+
+
+def league_group(store: LeagueStore, name: str) -> str | None:
+    """League ``name``'s identity in its database: the match group of its matches, derived from its
+    deal secret (so a league of the same name in another folder, or started again with --fresh, has
+    another, unless its file gives the seed), which tells nothing of the secret; None if the
+    database has no such league."""
+    with store.engine.connect() as conn:
+        secret = conn.execute(sa.select(leagues.c.secret).where(leagues.c.name == name)).scalar_one_or_none()
+    return None if secret is None else group_of(name, secret)
+
+
+def sealed_reason(store: LeagueStore, name: str, group: str, report_matches: Iterable[str] = ()) -> str | None:
+    """Why league ``name``'s games may not be shown to everyone yet -- a game still playing, finished
+    games still sealed (its runner publishes them once the league is over), no game finished, or one
+    of ``report_matches`` (a report's pages) sealed or not the league's -- or None once they may."""
+    with store.engine.connect() as conn:
+        public = set(conn.execute(sa.select(matches.c.id).where(
+            matches.c.match_group == group, matches.c.sealed.is_not(True), matches.c.status.in_((FINISHED, ABORTED)))).scalars())
+    games = store.league_games(name)
+    finished = [g for g in games if g["status"] == FINISHED]
+    running = sum(g["status"] == RUNNING for g in games)
+    sealed = sum(g["match_id"] not in public for g in finished)
+    if running or sealed:
+        return (f"league {name!r} has not finished ({running} of its {len(games)} games playing, {sealed} finished ones "
+                "sealed: their hands stay secret until the league is over)")
+    if not finished:
+        return f"no game of league {name!r} has finished yet"
+    hidden = sum(m not in public for m in report_matches)
+    if hidden:
+        return f"{hidden} games of the report are sealed or not of league {name!r} (as it is in the database now)"
+    return None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a report is of, kept in its folder (``manifest.json``, written last): the league's name and
+    identity (:func:`league_group`), whether it was written before the league was over, and its
+    files, each with the match its page shows (None: the index and the assets). The web page serves
+    only these files, only under the league's name, only while every one of their games is public."""
+
+    league: str
+    group: str
+    unfinished: bool
+    files: dict[str, str | None]
+
+    @classmethod
+    def read(cls, folder: Path) -> Manifest | None:
+        """The folder's manifest; None if it has none; ReportError if it cannot be read."""
+        try:
+            data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ReportError(f"{folder / MANIFEST} cannot be read: {e}") from None
+        if not (isinstance(data, dict) and set(data) == {f.name for f in fields(cls)} and isinstance(data["league"], str)
+                and isinstance(data["group"], str) and isinstance(data["unfinished"], bool) and isinstance(data["files"], dict)
+                and all(_plain_path(f) and (m is None or isinstance(m, str)) for f, m in data["files"].items())):
+            raise ReportError(f"{folder / MANIFEST} is not one `mizerka report` wrote")
+        return cls(**data)
+
+    def write(self, folder: Path) -> None:
+        """Written whole or not at all: a reader never sees half of it."""
+        partial = folder / f".{MANIFEST}.tmp"
+        partial.write_text(json.dumps(asdict(self), indent=1), encoding="utf-8")
+        partial.replace(folder / MANIFEST)
+
+    @property
+    def match_ids(self) -> list[str]:
+        return [m for m in self.files.values() if m is not None]
+
+
+def _plain_path(path: str) -> bool:
+    """A file inside the report's folder, as the report names its own (``matches/t0-g0-s0.html``)."""
+    return all(PLAIN_FOLDER.fullmatch(part) for part in path.split("/"))
 
 
 # ----------------------------------------------------------------------------- reading games
@@ -231,6 +325,7 @@ class ReportSummary:
     out: Path
     games: int = 0  # match pages written
     failed: list[str] = field(default_factory=list)  # "key: why" for games that could not be shown
+    unfinished: str | None = None  # why the league's games are not public yet (written with unfinished=True)
 
 
 def _standings_json(result: Standings, disabled: dict[str, str]) -> list[dict[str, Any]]:
@@ -243,60 +338,89 @@ def _standings_json(result: Standings, disabled: dict[str, str]) -> list[dict[st
     return rows
 
 
-def write_report(league: League, out: Path | str, warn: Callable[[str], None] | None = None) -> ReportSummary:
-    """Write the league's site into ``out`` (created if needed; our files are overwritten)."""
-    out = Path(out)
+def write_report(league: League, out: Path | str | None = None, warn: Callable[[str], None] | None = None,
+                 unfinished: bool = False) -> ReportSummary:
+    """Write the league's site into ``out`` (default: :func:`report_folder`; created if needed; the
+    files of an earlier report of the league there are replaced). A league whose games are not all
+    public yet is refused (ReportError) unless ``unfinished``."""
+    out = report_folder(league.data, league.name) if out is None else Path(out)
     warn = warn or (lambda message: print(message, file=sys.stderr))
     if not league.has_database:
         raise ReportError(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
+    if out.resolve() == (league.data / REPORTS).resolve():
+        raise ReportError(f"{out} holds one folder per league: write the report into {report_folder(league.data, league.name)} "
+                          "(the default), where the web page serves it from")
+    store = LeagueStore(league.database)
+    try:
+        group = league_group(store, league.name)
+        if group is None:
+            raise ReportError(f"league {league.name!r} has no results yet (its database has no such league): run it first")
+        reason = sealed_reason(store, league.name, group)
+        if reason is not None and not unfinished:
+            raise ReportError(f"{reason}; its report would show every hand of them. Write it anyway with --unfinished "
+                              "(keep it to yourself: the web page does not serve it while the league is sealed)")
+        earlier = Manifest.read(out)
+        if earlier is not None and earlier.league != league.name:
+            raise ReportError(f"{out} holds the report of league {earlier.league!r}: choose another --out "
+                              f"(the default is {report_folder(league.data, league.name)})")
+        return _write_site(store, league, out, group, reason, warn, earlier)
+    finally:
+        store.close()
+
+
+def _write_site(store: LeagueStore, league: League, out: Path, group: str, reason: str | None,
+                warn: Callable[[str], None], earlier: Manifest | None) -> ReportSummary:
+    """The pages, then the manifest: none of the folder is served while it is being rewritten."""
+    (out / MANIFEST).unlink(missing_ok=True)
     (out / "matches").mkdir(parents=True, exist_ok=True)
     (out / "assets").mkdir(parents=True, exist_ok=True)
     for name in ASSET_FILES:
         shutil.copyfile(ASSETS / name, out / "assets" / name)
-    summary = ReportSummary(out)
-    store = LeagueStore(league.database)
-    try:
-        result = load_results(store, league)
-        rows = store.league_games(league.name)
-        disabled = {b["name"]: b["disabled"] for b in store.league_bots(league.name) if b["disabled"]}
-        taken: set[str] = set()
-        matches = []
-        for row in rows:
-            entry: dict[str, Any] = {
-                "key": row["key"], "position": row["position"], "unit": row["unit"], "seats": row["seats"],
-                "status": row["status"], "match_id": row["match_id"], "totals": row["totals"],
-                "faults": row["faults"], "page": None, "error": None,
-            }
-            matches.append(entry)
-            if row["status"] != FINISHED or not row["match_id"]:
-                continue
-            try:
-                data = _match_page(store, league, row)
-            except Exception as e:  # noqa: BLE001 -- one unreadable game must not cost the whole report
-                entry["error"] = f"{type(e).__name__}: {e}"
-                summary.failed.append(f"{row['key']}: {entry['error']}")
-                warn(f"report: game {row['key']} (match {row['match_id']}) cannot be shown: {entry['error']}")
-                continue
-            name = page_name(row["key"], taken)
-            title = f"{league.name}: game {row['key']}"
-            data["index"] = "../index.html"
-            (out / "matches" / name).write_text(render_page("match", title, data, "../"), encoding="utf-8")
-            entry["page"] = f"matches/{name}"
-            summary.games += 1
-        index = {
-            "league": league.name, "preset": league.preset, "options": league.options, "format": league.format,
-            "candidate": league.candidate, "seatings": league.seatings, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
-            "games": result.games, "scheduled": len(rows), "faults": list(FAULTS),
-            "standings": _standings_json(result, disabled),
-            "separation": None if result.separation is None else result.separation.to_json(),
-            "head_to_head": result.head_to_head,
-            "rating_history": {k: [list(p) for p in v] for k, v in result.rating_history.items()},
-            "initial_ordinal": _initial_ordinal(),
-            "matches": matches,
+    files: dict[str, str | None] = {"index.html": None, **{f"assets/{name}": None for name in ASSET_FILES}}
+    summary = ReportSummary(out, unfinished=reason)
+    result = load_results(store, league)
+    rows = store.league_games(league.name)
+    disabled = {b["name"]: b["disabled"] for b in store.league_bots(league.name) if b["disabled"]}
+    taken: set[str] = set()
+    entries = []
+    for row in rows:
+        entry: dict[str, Any] = {
+            "key": row["key"], "position": row["position"], "unit": row["unit"], "seats": row["seats"],
+            "status": row["status"], "match_id": row["match_id"], "totals": row["totals"],
+            "faults": row["faults"], "page": None, "error": None,
         }
-        (out / "index.html").write_text(render_page("index", f"{league.name}: league report", index), encoding="utf-8")
-    finally:
-        store.close()
+        entries.append(entry)
+        if row["status"] != FINISHED or not row["match_id"]:
+            continue
+        try:
+            data = _match_page(store, league, row)
+        except Exception as e:  # noqa: BLE001 -- one unreadable game must not cost the whole report
+            entry["error"] = f"{type(e).__name__}: {e}"
+            summary.failed.append(f"{row['key']}: {entry['error']}")
+            warn(f"report: game {row['key']} (match {row['match_id']}) cannot be shown: {entry['error']}")
+            continue
+        name = page_name(row["key"], taken)
+        title = f"{league.name}: game {row['key']}"
+        data["index"] = "../index.html"
+        (out / "matches" / name).write_text(render_page("match", title, data, "../"), encoding="utf-8")
+        entry["page"] = f"matches/{name}"
+        files[entry["page"]] = row["match_id"]
+        summary.games += 1
+    index = {
+        "league": league.name, "preset": league.preset, "options": league.options, "format": league.format,
+        "candidate": league.candidate, "seatings": league.seatings, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "games": result.games, "scheduled": len(rows), "faults": list(FAULTS),
+        "standings": _standings_json(result, disabled),
+        "separation": None if result.separation is None else result.separation.to_json(),
+        "head_to_head": result.head_to_head,
+        "rating_history": {k: [list(p) for p in v] for k, v in result.rating_history.items()},
+        "initial_ordinal": _initial_ordinal(),
+        "matches": entries,
+    }
+    (out / "index.html").write_text(render_page("index", f"{league.name}: league report", index), encoding="utf-8")
+    for stale in set(earlier.files if earlier is not None else ()) - set(files):
+        (out / stale).unlink(missing_ok=True)  # a page of the earlier report (a game since played again)
+    Manifest(league.name, group, reason is not None, files).write(out)
     return summary
 
 

@@ -56,7 +56,13 @@ def derive_seed(secret: str, deal_key: str) -> str:
 def match_group(league: League, secret: str) -> str:
     """The Arena match group of the league's matches (sealed until the league is published); the
     secret's digest keeps two leagues of one name on a shared referee apart."""
-    return f"{league.name}#{derive_seed(secret, 'group')[:12]}"
+    return group_of(league.name, secret)
+
+
+def group_of(name: str, secret: str) -> str:
+    """The match group of league ``name`` dealt from ``secret`` (as its database keeps them): also
+    the league's identity in its reports (tournaments/report.py), which tells nothing of the secret."""
+    return f"{name}#{derive_seed(secret, 'group')[:12]}"
 
 
 def tables(league: League) -> list[tuple[str, ...]]:

@@ -14,9 +14,9 @@ import sqlalchemy as sa
 
 from server.database import is_postgres
 from server.store import FINISHED, RUNNING
+from server.web import ReportSite
+from tournaments.report import MANIFEST, REPORTS, Manifest, ReportError, league_group, report_folder, sealed_reason
 from tournaments.store import LeagueStore, leagues, stored_standings
-
-REPORT_FOLDER = "report"  # beside a SQLite league's database: `mizerka report LEAGUE --out DATA/report`
 
 
 class DatabaseLeagues:
@@ -48,23 +48,30 @@ class DatabaseLeagues:
         return {**self._progress(name, games), "preset": row.fingerprint.get("preset"), "standings": table.to_json(),
                 "playing": live}
 
-    def report(self, name: str) -> Path | None:
-        """``report/`` beside a SQLite database, once every finished game of the league is public
-        (the runner publishes them when the league is over): the report shows every hand."""
+    def report(self, name: str) -> ReportSite | str:
+        """``report/NAME/`` beside a SQLite database (:func:`report_folder`), only if its manifest is
+        of this league (its name and identity in this database) and while every game of the league
+        and of the report is public (the runner publishes them when the league is over): the report
+        shows every hand. The reasons name no path (the visitor reads them)."""
         if is_postgres(self.db):
-            return None
-        folder = Path(self.db).parent / REPORT_FOLDER
-        if not (folder / "index.html").is_file():
-            return None
-        games = self.store.league_games(name)
-        if not games or any(g["status"] == RUNNING for g in games):
-            return None
-        for g in games:
-            if g["status"] == FINISHED:
-                match = self.store.match(g["match_id"])
-                if match is None or not match.public:
-                    return None
-        return folder
+            return "reports are served only beside a SQLite league's database"
+        group = league_group(self.store, name)
+        if group is None:
+            return "no such league"
+        data = Path(self.db).parent
+        folder = report_folder(data, name)
+        try:
+            manifest = Manifest.read(folder)
+        except ReportError:
+            return f"the manifest of its report ({REPORTS}/{folder.name}/{MANIFEST}) cannot be read: write the report again"
+        if manifest is None:
+            if (data / REPORTS / "index.html").is_file():
+                return (f"a report is served only from its league's own folder, {REPORTS}/{folder.name}/ beside the "
+                        f"database, not from {REPORTS}/ (older versions): write it again with `mizerka report`")
+            return f"its report is not written ({REPORTS}/{folder.name}/ beside the database: `mizerka report`)"
+        if manifest.league != name or manifest.group != group:
+            return "the report in its folder is of another league, or of an earlier run of it: write it again"
+        return sealed_reason(self.store, name, group, manifest.match_ids) or ReportSite(folder, frozenset(manifest.files))
 
     def close(self) -> None:
         self.store.close()
