@@ -1,20 +1,26 @@
-"""Crafted match logs and crafted program lines: whatever a file or a stdio program holds, the reader
-answers with the project's error naming the line (MatchLogError, Divergence; LineError for a
-program's line), never with another exception.
+"""Crafted match logs, crafted program lines and programs that flood: whatever a file or a stdio
+program holds, the reader answers with the project's error naming the line (MatchLogError,
+Divergence; LineError for a program's line), never with another exception, and holds a bounded
+amount of it in memory.
 
 Real logs (games played by the offline referee with SDK bots, exported as the referee exports them)
 are mutated the ways an attacker would: values of another type, numbers as strings, huge numbers,
 NaN, fields removed, values nested deeper, lines cut short. Each is read by what `mizerka replay LOG`,
 `mizerka replay LOG --text` and `--seat N [--json]` run, and program lines by the bridge's decoder.
-The two cases the audit found are run through the real command line too."""
+The two cases the audit found are run through the real command line too, and so are a program
+that writes without ever reading (`mizerka bot stdio` on a real referee) and a 300 MB line to
+`mizerka replay --bot`, each child's peak memory measured with wait4."""
 
 from __future__ import annotations
 
 import io
 import json
 import math
+import os
 import re
 import subprocess
+import sys
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +32,7 @@ from rich.console import Console
 
 from mizerka.bots import HeuristicBot, RandomBot
 from mizerka.stdio import LineError, Translator, action_from_line
+from mizerka.stdio.program import LINE_LIMIT, UNREAD_LIMIT, LineReader, LineTooLong
 from mizerka_engine.rules import load_ruleset
 from server import matchlog
 from server.logverify import Divergence, verify_game
@@ -35,7 +42,7 @@ from server.service import record_to_store
 from tournaments.local_bots import SdkSeat
 from tournaments.logcli import game_text, seat_json, seat_text
 
-from harness import BIN
+from harness import BIN, referee
 
 LINE = re.compile(r"^line [1-9]\d*: ")
 
@@ -243,3 +250,94 @@ def test_string_totals_exit_2_naming_the_line_and_field(tmp_path: Path, args: tu
     assert done.returncode == 2, done.stderr
     assert f"line {len(lines)}: an 'end' line: totals[0] must be a whole number from" in done.stderr
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+# ------------------------------------------------------------------------------ programs that flood
+MIB = 1 << 20
+
+
+def peak_rss(proc: subprocess.Popen[str], timeout_s: float = 120.0) -> tuple[int, int]:
+    """Wait for ``proc``: its exit code and its peak resident memory in bytes (its own, with its
+    children's), from wait4, which reports that one child's usage."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return proc.returncode, usage.ru_maxrss * 1024
+        assert time.monotonic() < deadline, f"{proc.args} still runs after {timeout_s} s"
+        time.sleep(0.05)
+
+
+def test_the_line_reader_holds_at_most_the_limit_of_a_line() -> None:
+    reader = LineReader(limit=8)
+    assert reader.feed(b"ab\ncd") == [b"ab\n"]
+    assert reader.feed(b"ef\n\n12345678\n") == [b"cdef\n", b"\n", b"12345678\n"]
+    assert reader.feed(b"tail") == [] and reader.end() == b"tail" and reader.end() == b""
+    with pytest.raises(LineTooLong, match="longer than 8 bytes"):
+        reader.feed(b"123456789\n")
+    reader = LineReader(limit=8)
+    reader.feed(b"12345")
+    with pytest.raises(LineTooLong):
+        reader.feed(b"6789")  # refused before its newline arrives: nothing longer is held
+    assert len(reader.partial) <= 8
+
+
+# Writes answer lines as fast as it can and never reads what the bridge writes back.
+FLOOD = """
+import sys
+line = '{"turn": 1, "play": "AS"}\\n' * 1000
+for _ in range(1000):
+    sys.stdout.write(line)
+"""
+
+
+def test_a_program_that_writes_and_never_reads_is_stopped_by_the_bridge_with_bounded_memory(tmp_path: Path) -> None:
+    """In the lobby, every line is an answer nobody asked for: each gets an error line the program
+    never reads. The bridge stops the program once UNREAD_LIMIT bytes wait for it, and gives up
+    (--max-restarts 0); its memory never holds the 1,000,000 error lines (about 200 MB)."""
+    flood = tmp_path / "flood.py"
+    flood.write_text(FLOOD)
+    log = tmp_path / "bridge.log"
+    with referee(tmp_path) as ref:
+        _, token = ref.arena().register("flood")
+        bridge = ref.bot(token, str(BIN / "mizerka"), "bot", "stdio", "--max-restarts", "0", "--",
+                         sys.executable, "-I", str(flood), log=log)
+        code, rss = peak_rss(bridge)
+    text = log.read_text()
+    assert rss < 250 * MIB, f"the bridge peaked at {rss // MIB} MiB"
+    assert code == 1, text[-2000:]
+    assert f"stream 0: the program left more than {UNREAD_LIMIT} bytes of its input unread: stopped" in text
+    assert "exited 1 times in a row without finishing a game" in text and "Traceback" not in text
+
+
+# Answers its first decide line with a line of 300 MB, written 1 MiB at a time.
+BIG_LINE = """
+import sys
+for line in sys.stdin:
+    if '"type":"decide"' in line:
+        chunk = "x" * (1 << 20)
+        for _ in range(300):
+            sys.stdout.write(chunk)
+        sys.stdout.write("\\n")
+        sys.stdout.flush()
+"""
+
+
+def test_a_300_mb_line_to_replay_bot_is_refused_naming_the_bot_and_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    path.write_text(matchlog.dumps(real_log("mizerka-short")))
+    program = tmp_path / "big.py"
+    program.write_text(BIG_LINE)
+    bot = f"{sys.executable} -I {program}"
+    replay = subprocess.Popen([str(BIN / "mizerka"), "replay", str(path), "--seat", "0", "--bot", bot],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        code, rss = peak_rss(replay)
+    finally:
+        replay.kill()  # only if it still runs: a failed wait
+    stderr = replay.stderr.read() if replay.stderr is not None else ""
+    assert code == 2, stderr
+    assert f"bot {bot!r} wrote a line longer than {LINE_LIMIT} bytes, the stdio protocol's limit: stopped" in stderr
+    assert "Traceback" not in stderr
+    assert rss < 200 * MIB, f"mizerka replay peaked at {rss // MIB} MiB"
