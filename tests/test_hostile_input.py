@@ -283,32 +283,65 @@ def test_the_line_reader_holds_at_most_the_limit_of_a_line() -> None:
     assert len(reader.partial) <= 8
 
 
-# Writes answer lines as fast as it can and never reads what the bridge writes back.
+# Writes answer lines (to turn 999: never the pending one) as fast as it can, and never reads what
+# it is sent back.
 FLOOD = """
 import sys
-line = '{"turn": 1, "play": "AS"}\\n' * 1000
+line = '{"turn": 999, "play": "AS"}\\n' * 1000
 for _ in range(1000):
     sys.stdout.write(line)
 """
 
 
-def test_a_program_that_writes_and_never_reads_is_stopped_by_the_bridge_with_bounded_memory(tmp_path: Path) -> None:
-    """In the lobby, every line is an answer nobody asked for: each gets an error line the program
-    never reads. The bridge stops the program once UNREAD_LIMIT bytes wait for it, and gives up
-    (--max-restarts 0); its memory never holds the 1,000,000 error lines (about 200 MB)."""
-    flood = tmp_path / "flood.py"
-    flood.write_text(FLOOD)
+# Writes one line of 300 MB, 1 MiB at a time, as soon as it starts.
+LONG_LINE = """
+import sys
+chunk = "x" * (1 << 20)
+for _ in range(300):
+    sys.stdout.write(chunk)
+"""
+
+
+@pytest.mark.parametrize(("program", "why"), [
+    (FLOOD, f"left more than {UNREAD_LIMIT} bytes of its input unread"),
+    (LONG_LINE, f"wrote a line longer than {LINE_LIMIT} bytes, the stdio protocol's limit"),
+], ids=["flood", "long-line"])
+def test_a_program_that_floods_the_bridge_is_stopped_with_bounded_memory(tmp_path: Path, program: str, why: str) -> None:
+    """In the lobby, every line of FLOOD is an answer nobody asked for: each gets an error line the
+    program never reads. The bridge stops it once UNREAD_LIMIT bytes wait for it, and gives up
+    (--max-restarts 0); its memory never holds the 1,000,000 error lines (about 200 MB). A line
+    of 300 MB is stopped at LINE_LIMIT, never held."""
+    (tmp_path / "flood.py").write_text(program)
     log = tmp_path / "bridge.log"
     with referee(tmp_path) as ref:
         _, token = ref.arena().register("flood")
         bridge = ref.bot(token, str(BIN / "mizerka"), "bot", "stdio", "--max-restarts", "0", "--",
-                         sys.executable, "-I", str(flood), log=log)
+                         sys.executable, "-I", str(tmp_path / "flood.py"), log=log)
         code, rss = peak_rss(bridge)
     text = log.read_text()
     assert rss < 250 * MIB, f"the bridge peaked at {rss // MIB} MiB"
     assert code == 1, text[-2000:]
-    assert f"stream 0: the program left more than {UNREAD_LIMIT} bytes of its input unread: stopped" in text
+    assert f"stream 0: the program {why}: stopped" in text
     assert "exited 1 times in a row without finishing a game" in text and "Traceback" not in text
+
+
+def test_a_program_that_writes_and_never_reads_ends_replay_bot_naming_the_bot(tmp_path: Path) -> None:
+    """Offline, each of its lines is judged at the seat's next decision: an error line it never
+    reads. The seat writes from its own thread, so nothing blocks, and stops it at UNREAD_LIMIT."""
+    path = tmp_path / "match.jsonl"
+    path.write_text(matchlog.dumps(real_log("mizerka-short")))
+    (tmp_path / "flood.py").write_text(FLOOD)
+    bot = f"{sys.executable} -I {tmp_path / 'flood.py'}"
+    replay = subprocess.Popen([str(BIN / "mizerka"), "replay", str(path), "--seat", "0", "--bot", bot],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        code, rss = peak_rss(replay)
+    finally:
+        replay.kill()  # only if it still runs: a failed wait
+    stderr = replay.stderr.read() if replay.stderr is not None else ""
+    assert code == 2, stderr
+    assert f"bot {bot!r} left more than {UNREAD_LIMIT} bytes of its input unread, the stdio protocol's limit: stopped" in stderr
+    assert rss < 200 * MIB, f"mizerka replay peaked at {rss // MIB} MiB"
 
 
 # Answers its first decide line with a line of 300 MB, written 1 MiB at a time.

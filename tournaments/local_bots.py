@@ -87,6 +87,7 @@ class StdioSeat:
         self.unread = 0
         self.lock = threading.Lock()  # unread, between this thread and the writer's
         self.threads: list[threading.Thread] = []
+        self.closing = False
         self.translator = Translator()
 
     def _spawn(self) -> None:
@@ -94,6 +95,7 @@ class StdioSeat:
             self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=program_env())
         except OSError as e:
             raise OSError(f"cannot start the program {self.command[0]!r}: {e}") from None
+        self.closing = False
         self.threads = [threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True),
                         threading.Thread(target=self._pour, args=(self.proc.stdin,), daemon=True)]
         for thread in self.threads:
@@ -105,6 +107,8 @@ class StdioSeat:
         try:
             while chunk := stdout.read1(READ_CHUNK):  # type: ignore[attr-defined]
                 for line in reader.feed(chunk):
+                    if self.closing:  # what is left goes nowhere: stop at once
+                        return
                     self.lines.put(line)
             if rest := reader.end():
                 self.lines.put(rest)
@@ -176,9 +180,11 @@ class StdioSeat:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        while any(thread.is_alive() for thread in self.threads):  # a reader waiting for room, a writer stuck
+        self.closing = True
+        while any(thread.is_alive() for thread in self.threads):  # a reader waiting for room
             with contextlib.suppress(queue.Empty):
-                self.lines.get_nowait()
+                while True:
+                    self.lines.get_nowait()
             for thread in self.threads:
                 thread.join(0.01)
         self.proc = None
