@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mizerka_engine.cards import CARD_TEXT, SUITS, CardError, parse_card
+from mizerka_engine.cards import CARD_TEXT, SUITS, parse_card
 from mizerka_engine.events import (
     ACTION_EVENTS,
     EVENT_TYPES,
@@ -329,6 +329,197 @@ def stored_game_lines(store: Any, match_id: str, index: int) -> list[dict[str, A
     return game_lines(header, stored)
 
 
+# ------------------------------------------------------------------------------- line shapes
+#: The deepest nesting a line of this format needs (a deal line's hands: object, list, hand) with room
+#: to spare. A deeper line is refused as it is read, before anything walks it recursively.
+MAX_DEPTH = 16
+#: Counts, turns and milliseconds fit the wire's 32-bit fields; points and totals JSON's exact integers.
+MAX_COUNT = 2**31 - 1
+MAX_POINTS = 2**53
+
+
+class _Wrong(Exception):
+    """A value of a line not of its shape: where (``seats[1].name``) and what it must be."""
+
+    def __init__(self, where: str, want: str, value: Any = None, missing: bool = False) -> None:
+        super().__init__(where)
+        self.where, self.want, self.value, self.missing = where, want, value, missing
+
+
+def shown(value: Any) -> str:
+    """A value for an error message, short whatever the log holds (a container is named, not printed)."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    text = repr(value[:40] if isinstance(value, str) else value)
+    return text if len(text) <= 42 else text[:40] + "..."
+
+
+class Shape:
+    """What a value in a log line must be. :meth:`check` raises :class:`_Wrong` naming where it is
+    not; ``players`` is the header's seat count, for seats and per-seat lists."""
+
+    want = "a value"
+
+    def check(self, value: Any, where: str, players: int) -> None:
+        if not self.fits(value, players):
+            raise _Wrong(where, self.describe(players), value)
+
+    def fits(self, value: Any, players: int) -> bool:
+        return True
+
+    def describe(self, players: int) -> str:
+        return self.want
+
+
+@dataclass(frozen=True)
+class Whole(Shape):
+    lo: int = 0
+    hi: int = MAX_COUNT
+
+    def fits(self, value: Any, players: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and self.lo <= value <= self.hi
+
+    def describe(self, players: int) -> str:
+        return f"a whole number from {self.lo} to {self.hi}"
+
+
+class Millis(Whole):
+    """Milliseconds: whole or decimal (NaN and the infinities are no JSON: refused as the line is read)."""
+
+    def fits(self, value: Any, players: int) -> bool:
+        return isinstance(value, int | float) and not isinstance(value, bool) and self.lo <= value <= self.hi
+
+    def describe(self, players: int) -> str:
+        return f"a number of milliseconds from {self.lo} to {self.hi}"
+
+
+class Seat(Shape):
+    def fits(self, value: Any, players: int) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+
+    def describe(self, players: int) -> str:
+        return f"a seat from 0 to {players - 1}"
+
+
+@dataclass(frozen=True)
+class Kind(Shape):
+    """A value of one JSON type: ``bool``, or ``str`` of at most ``most`` characters."""
+
+    type: type
+    want: str
+    most: int = MAX_COUNT
+
+    def fits(self, value: Any, players: int) -> bool:
+        return isinstance(value, self.type) and (not isinstance(value, str) or len(value) <= self.most)
+
+
+@dataclass(frozen=True)
+class OneOf(Shape):
+    values: tuple[Any, ...]
+
+    def fits(self, value: Any, players: int) -> bool:
+        return any(type(value) is type(v) and value == v for v in self.values)
+
+    def describe(self, players: int) -> str:
+        return "one of " + ", ".join("null" if v is None else repr(v) for v in self.values)
+
+
+@dataclass(frozen=True)
+class Maybe(Shape):
+    """A value of a shape, or null."""
+
+    shape: Shape
+
+    def check(self, value: Any, where: str, players: int) -> None:
+        if value is None:
+            return
+        try:
+            self.shape.check(value, where, players)
+        except _Wrong as e:
+            if e.where != where:  # something inside it is wrong: say what
+                raise
+            raise _Wrong(where, self.describe(players), value) from None
+
+    def describe(self, players: int) -> str:
+        return f"{self.shape.describe(players)} or null"
+
+
+@dataclass(frozen=True)
+class Many(Shape):
+    """A list of items; ``per_seat``: exactly one per seat."""
+
+    item: Shape
+    per_seat: bool = False
+
+    def check(self, value: Any, where: str, players: int) -> None:
+        if not isinstance(value, list) or (self.per_seat and len(value) != players):
+            raise _Wrong(where, self.describe(players), value)
+        for i, v in enumerate(value):
+            self.item.check(v, f"{where}[{i}]", players)
+
+    def describe(self, players: int) -> str:
+        return f"a list of {f'{players} ' if self.per_seat else ''}({self.item.describe(players)})"
+
+
+@dataclass(frozen=True)
+class Obj(Shape):
+    """An object whose named fields are of their shapes, the ``required`` ones present. Other fields
+    are ignored: a later writer may add some (docs/match-log.md)."""
+
+    fields: Mapping[str, Shape]
+    required: frozenset[str] = frozenset()
+    want: str = "an object"
+
+    def check(self, value: Any, where: str, players: int) -> None:
+        if not isinstance(value, dict):
+            raise _Wrong(where, self.want, value)
+        for key, shape in self.fields.items():
+            path = f"{where}.{key}" if where else key
+            if key in value:
+                shape.check(value[key], path, players)
+            elif key in self.required:
+                raise _Wrong(path, shape.describe(players), missing=True)
+
+
+def _obj(required: Mapping[str, Shape], optional: Mapping[str, Shape] | None = None) -> Obj:
+    return Obj({**required, **(optional or {})}, frozenset(required))
+
+
+COUNT, SEAT, POINTS = Whole(), Seat(), Whole(-MAX_POINTS, MAX_POINTS)
+FLAG, TEXT = Kind(bool, "true or false"), Kind(str, "a string")
+CARD = Kind(str, "a card like 'TD'", most=3)
+CARDS, PER_SEAT_POINTS = Many(CARD), Many(POINTS, per_seat=True)
+TRUMP = Maybe(Kind(str, "a suit letter S, H, D or C", most=1))
+#: The per-turn metadata of an action line (null in games stored before the referee recorded it).
+TURN_META = {"turn": Maybe(Whole(1)), "ms": Maybe(Millis()), "default": OneOf((None, *DEFAULT_REASONS))}
+_DEAL = {"deal": COUNT, "redeal": COUNT, "tiebreak": FLAG, "dealer": SEAT, "declarer": SEAT}
+#: What each kind of line holds (the fields this reader uses; docs/schemas/match-log-line.schema.json
+#: is what the writer writes). ``major`` is optional: logs from before the flag have none.
+LINE_SHAPES: dict[str, Obj] = {
+    "header": _obj({"preset": TEXT, "seed": TEXT, "seats": Many(_obj({}, {
+        "seat": COUNT, "name": Maybe(TEXT), "bot_id": Maybe(TEXT), "hello_name": Maybe(TEXT), "version": Maybe(TEXT)}))},
+        {"match": Maybe(TEXT), "game": COUNT, "games": COUNT, "options": Maybe(Obj({})), "ruleset": Maybe(Obj({})),
+         "clock": Maybe(Obj({name: COUNT for name in ("decision_ms", "bank_ms", "increment_ms", "max_strikes", "max_retries")}))}),
+    "deal": _obj({**_DEAL, "hands": Many(CARDS, per_seat=True), "talon": CARDS}),
+    "contract": _obj({"seat": SEAT, "contract": TEXT, "trump": TRUMP}, TURN_META),
+    "major": _obj({"seat": SEAT, "contract": Maybe(TEXT)}, TURN_META),
+    "settled": _obj({"declarer": SEAT, "contract": TEXT, "trump": TRUMP}, {"major": FLAG}),
+    "exchange": _obj({"seat": SEAT}, {"discard": CARDS, "take": CARDS, "count": COUNT, **TURN_META}),
+    "play": _obj({"seat": SEAT, "card": CARD}, TURN_META),
+    "revoke": _obj({"seat": SEAT, "card": CARD}, TURN_META),
+    "trick": _obj({"winner": SEAT}),
+    "result": _obj({**_DEAL, "caller": SEAT, "contract": TEXT, "trump": TRUMP, "tricks": Many(COUNT, per_seat=True),
+                    "points": PER_SEAT_POINTS, "void": FLAG, "revoker": Maybe(SEAT), "totals": PER_SEAT_POINTS},
+                   {"major": FLAG}),
+    "over": _obj({"totals": PER_SEAT_POINTS}),
+    "end": _obj({"totals": PER_SEAT_POINTS, "ranks": Many(Whole(1), per_seat=True), "seats": Many(_obj({}, {
+        "seat": SEAT, "timeouts": COUNT, "refusals": COUNT, "malformed": COUNT, "stale": COUNT, "defaults": COUNT,
+        "strikes": COUNT, "forfeited": FLAG, "disconnected": FLAG, "time_used_ms": Millis(0, MAX_POINTS)}), per_seat=True)}),
+}
+
+
 # ------------------------------------------------------------------------------- reading
 @dataclass
 class LogLine:
@@ -377,45 +568,64 @@ class GameLog:
         return self.end_line or (self.lines[-1].lineno if self.lines else self.header_line)
 
 
+def _load_line(raw: str, lineno: int) -> Any:
+    """One line's JSON; MatchLogError for what is no JSON (NaN and the infinities included) or is
+    nested deeper than any line of the format (json's own recursion would overflow first)."""
+    try:
+        obj = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise MatchLogError(lineno, f"nested deeper than {MAX_DEPTH} levels: no line of a match log is") from None
+    except ValueError as e:
+        raise MatchLogError(lineno, f"not JSON ({e})") from None
+    pending = [(obj, 1)]
+    while pending:  # iteratively: a recursive walk is what must not happen to such a line
+        value, depth = pending.pop()
+        inner = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        if inner and depth >= MAX_DEPTH:
+            raise MatchLogError(lineno, f"nested deeper than {MAX_DEPTH} levels: no line of a match log is")
+        pending.extend((v, depth + 1) for v in inner)
+    return obj
+
+
+def _a(kind: str) -> str:
+    """``a 'deal'``, ``an 'end'``: a line type in a message."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {shown(kind)}"
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_shape(obj: dict[str, Any], kind: str, lineno: int, players: int) -> None:
+    """The line's fields against :data:`LINE_SHAPES`, so that what reads them gets what it expects."""
+    try:
+        LINE_SHAPES[kind].check(obj, "", players)
+    except _Wrong as e:
+        if e.missing:
+            raise MatchLogError(lineno, f"{_a(kind)} line needs the field {e.where!r} ({e.want})") from None
+        raise MatchLogError(lineno, f"{_a(kind)} line: {e.where} must be {e.want}, not {shown(e.value)}") from None
+
+
 def _check_header(obj: dict[str, Any], lineno: int) -> tuple[Ruleset, ClockSettings]:
     if obj.get("format") != FORMAT:
-        raise MatchLogError(lineno, f"the header's format must be {FORMAT!r}, not {obj.get('format')!r}")
+        raise MatchLogError(lineno, f"the header's format must be {FORMAT!r}, not {shown(obj.get('format'))}")
     version = obj.get("version")
-    if version != VERSION:
-        raise MatchLogError(lineno, f"match log version {version!r} is not supported: this program reads version {VERSION}")
-    for key, kind in (("preset", str), ("seed", str), ("seats", list)):
-        if not isinstance(obj.get(key), kind):
-            raise MatchLogError(lineno, f"the header needs {key!r} ({kind.__name__})")
-    options = obj.get("options") or {}
-    if not isinstance(options, dict):
-        raise MatchLogError(lineno, "the header's 'options' must be an object")
+    if version != VERSION or isinstance(version, bool):
+        raise MatchLogError(lineno, f"match log version {shown(version)} is not supported: this program reads version {VERSION}")
+    _check_shape(obj, "header", lineno, 0)
     try:
-        rules = load_ruleset(obj["preset"], options)
+        rules = load_ruleset(obj["preset"], obj.get("options") or {})
     except RulesError as e:
         raise MatchLogError(lineno, f"the header's ruleset cannot be used: {e}") from None
-    if len(obj["seats"]) != rules.players or not all(isinstance(s, dict) for s in obj["seats"]):
+    if len(obj["seats"]) != rules.players:
         raise MatchLogError(lineno, f"{rules.preset} has {rules.players} seats; the header lists {len(obj['seats'])}")
     clock = obj.get("clock")
     if clock is None:
         return rules, ClockSettings()
-    if not isinstance(clock, dict):
-        raise MatchLogError(lineno, f"the header's 'clock' must be an object, not {clock!r}")
     try:
         return rules, ClockSettings.from_table(clock)
     except (TypeError, ValueError) as e:
         raise MatchLogError(lineno, f"the header's clock cannot be used: {e}") from None
-
-
-def _check_meta(obj: dict[str, Any], lineno: int) -> dict[str, Any]:
-    meta = {k: obj.get(k) for k in TURN_KEYS}
-    turn, ms, default = meta["turn"], meta["ms"], meta["default"]
-    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 1):
-        raise MatchLogError(lineno, f"'turn' must be a whole number from 1, not {turn!r}")
-    if ms is not None and (not isinstance(ms, (int, float)) or isinstance(ms, bool) or ms < 0):
-        raise MatchLogError(lineno, f"'ms' must be a number of milliseconds, not {ms!r}")
-    if default is not None and default not in DEFAULT_REASONS:
-        raise MatchLogError(lineno, f"'default' must be null or one of {', '.join(DEFAULT_REASONS)}, not {default!r}")
-    return meta
 
 
 def parse_match_log(text: str) -> list[GameLog]:
@@ -426,13 +636,12 @@ def parse_match_log(text: str) -> list[GameLog]:
     for lineno, raw in enumerate(text.splitlines(), 1):
         if not raw.strip():
             continue
-        try:
-            obj = json.loads(raw)
-        except ValueError as e:
-            raise MatchLogError(lineno, f"not JSON ({e})") from None
+        obj = _load_line(raw, lineno)
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise MatchLogError(lineno, 'every line must be a JSON object with a "type"')
         kind = obj["type"]
+        if kind not in LINE_SHAPES:
+            raise MatchLogError(lineno, f"unknown line type {shown(kind)}; types are header, {', '.join(ENTRY_KINDS)}, end")
         if not seen and kind != "header":
             raise MatchLogError(lineno, f'the log must start with a header line ({{"type": "header", "format": "{FORMAT}", ...}}), '
                                         f"not a {kind!r} line")
@@ -445,28 +654,22 @@ def parse_match_log(text: str) -> list[GameLog]:
             continue
         assert current is not None
         if current.end is not None:
-            raise MatchLogError(lineno, f"a {kind!r} line after the end line of game {current.game}; a new game starts with a header")
+            raise MatchLogError(lineno, f"{_a(kind)} line after the end line of game {current.game}; a new game starts with a header")
+        _check_shape(obj, kind, lineno, current.rules.players)
         if kind == "end":
-            for key in ("totals", "ranks", "seats"):
-                if not isinstance(obj.get(key), list):
-                    raise MatchLogError(lineno, f"the end line needs {key!r} (a list)")
             current.end, current.end_line = obj, lineno
             continue
-        if kind not in ENTRY_KINDS:
-            raise MatchLogError(lineno, f"unknown line type {kind!r}; types are header, {', '.join(ENTRY_KINDS)}, end")
         try:
             entry = entry_from_json(obj)
         except KeyError as e:
-            raise MatchLogError(lineno, f"a {kind!r} line needs the field {e.args[0]!r}") from None
-        except CardError as e:
-            raise MatchLogError(lineno, f"a {kind!r} line: {e}") from None
-        except (ValueError, TypeError) as e:
-            raise MatchLogError(lineno, f"a {kind!r} line: {e}") from None
+            raise MatchLogError(lineno, f"{_a(kind)} line needs the field {e.args[0]!r}") from None
+        except (ValueError, TypeError) as e:  # CardError among them
+            raise MatchLogError(lineno, f"{_a(kind)} line: {e}") from None
         if isinstance(entry, Dealt) and entry.hands is None:
             raise MatchLogError(lineno, "a deal line needs 'hands' and 'talon' (a match log is a full log)")
         if isinstance(entry, Exchanged) and entry.discard is None:
             raise MatchLogError(lineno, "an exchange line needs 'discard' and 'take' (a match log is a full log)")
-        meta = _check_meta(obj, lineno) if kind in ACTION_KINDS else {}
+        meta = {k: obj.get(k) for k in TURN_KEYS} if kind in ACTION_KINDS else {}
         current.lines.append(LogLine(lineno, entry, meta, obj))
     if not games:
         raise MatchLogError(1, f'the log is empty: it must start with a header line ({{"type": "header", "format": "{FORMAT}", ...}})')

@@ -156,7 +156,7 @@ def test_malformed_logs_exit_2_with_one_line(played: dict[str, Any]) -> None:
         "clock.jsonl": ([json.dumps(dict(played["lines"][0], clock={"decision_ms": 500, "bank": 9})), *text[1:]],
                         "line 1: the header's clock cannot be used: unknown clock setting 'bank'"),
         "clock-value.jsonl": ([json.dumps(dict(played["lines"][0], clock={"decision_ms": -1})), *text[1:]],
-                              "line 1: the header's clock cannot be used: clock setting decision_ms"),
+                              "line 1: a 'header' line: clock.decision_ms must be a whole number from 0 to"),
         "field.jsonl": ([*text[:2], json.dumps({"type": "contract", "seat": 0}), *text[3:]], "line 3: a 'contract' line needs the field"),
     }
     for name, (lines, message) in cases.items():

@@ -11,6 +11,7 @@ They live on top of the server and the SDK because they join the two.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import shlex
 import subprocess
@@ -18,13 +19,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from mizerka.bot import Bot
 from mizerka.bots import BOTS
 from mizerka.session import BotSession
 from mizerka.stdio.codec import dump_line, hello_line
-from mizerka.stdio.program import program_env
+from mizerka.stdio.program import LINES_QUEUED, READ_CHUNK, UNREAD_LIMIT, LineReader, LineTooLong, program_env
 from mizerka.stdio.translate import Line, Translator
 from mizerka_proto import referee_pb2
 from server.referee.session import Disconnected
@@ -55,13 +56,22 @@ class SdkSeat:
         self.replies.clear()
 
 
+class ProgramFault(Exception):
+    """A stdio program broke one of the protocol's limits (docs/stdio-protocol.md, "Limits"): it is
+    stopped and the command ends, naming the bot."""
+
+
 class StdioSeat:
     """A stdio program, started on the first message, spoken to through the SDK's own
     :class:`~mizerka.stdio.translate.Translator` (what the bridge runs on every Play stream), so its
     lines are judged by the bridge's rules. Unlike the bridge, which judges a line when it arrives,
     the seat reads lines only when the referee asks for an answer: what a program writes between
     decisions is judged against the next one, the same whatever the threads' timing, so offline
-    games stay reproducible. No answer within ``timeout_s`` is a timeout; a program that exits is gone."""
+    games stay reproducible. No answer within ``timeout_s`` is a timeout; a program that exits is gone.
+
+    It holds what the bridge holds (:mod:`mizerka.stdio.program`'s limits, its :class:`LineReader`):
+    lines of at most LINE_LIMIT bytes, LINES_QUEUED lines read ahead (the program's writes then
+    block), UNREAD_LIMIT bytes it has not read; a program past a limit raises :class:`ProgramFault`."""
 
     live_events = False
 
@@ -72,7 +82,12 @@ class StdioSeat:
         self.label = label or " ".join(command)
         self.timeout_s = timeout_s
         self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.lines: queue.Queue[bytes | LineTooLong | None] = queue.Queue(LINES_QUEUED)
+        self.outbox: queue.Queue[bytes | None] = queue.Queue()  # bounded by unread (bytes)
+        self.unread = 0
+        self.lock = threading.Lock()  # unread, between this thread and the writer's
+        self.threads: list[threading.Thread] = []
+        self.closing = False
         self.translator = Translator()
 
     def _spawn(self) -> None:
@@ -80,26 +95,57 @@ class StdioSeat:
             self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=program_env())
         except OSError as e:
             raise OSError(f"cannot start the program {self.command[0]!r}: {e}") from None
-        threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True).start()
+        self.closing = False
+        self.threads = [threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True),
+                        threading.Thread(target=self._pour, args=(self.proc.stdin,), daemon=True)]
+        for thread in self.threads:
+            thread.start()
         self._write(hello_line(0, 1))
 
     def _read(self, stdout: IO[bytes]) -> None:
+        reader = LineReader()
         try:
-            for line in iter(stdout.readline, b""):
-                self.lines.put(line)
+            while chunk := stdout.read1(READ_CHUNK):  # type: ignore[attr-defined]
+                for line in reader.feed(chunk):
+                    if self.closing:  # what is left goes nowhere: stop at once
+                        return
+                    self.lines.put(line)
+            if rest := reader.end():
+                self.lines.put(rest)
+        except LineTooLong as e:
+            self.lines.put(e)
         except (OSError, ValueError):
             pass
         finally:
             self.lines.put(None)
 
-    def _write(self, line: Line) -> None:
-        if self.proc is None or self.proc.stdin is None or self.proc.stdin.closed:
-            return
+    def _pour(self, stdin: IO[bytes]) -> None:
+        """The writer thread: what the seat sends, in order, however slowly the program reads it."""
         try:
-            self.proc.stdin.write(dump_line(line).encode())
-            self.proc.stdin.flush()
-        except OSError:
+            while (data := self.outbox.get()) is not None:
+                stdin.write(data)
+                stdin.flush()
+                with self.lock:
+                    self.unread -= len(data)
+            stdin.close()
+        except (OSError, ValueError):
             pass
+
+    def _write(self, line: Line) -> None:
+        if self.proc is None:
+            return
+        data = dump_line(line).encode()
+        with self.lock:
+            self.unread += len(data)
+            over = self.unread > UNREAD_LIMIT
+        if over:
+            self._fault(f"left more than {UNREAD_LIMIT} bytes of its input unread, the stdio protocol's limit")
+        self.outbox.put(data)
+
+    def _fault(self, why: str) -> NoReturn:
+        if self.proc is not None:
+            self.proc.kill()
+        raise ProgramFault(f"bot {self.label!r} {why}: stopped")
 
     def send(self, message: referee_pb2.RefereeMessage) -> None:
         if message.WhichOneof("message") == "game_start" and self.proc is None:
@@ -116,6 +162,8 @@ class StdioSeat:
                 return None
             if line is None:
                 raise Disconnected()
+            if isinstance(line, LineTooLong):
+                self._fault(str(line))
             reply = self.translator.from_program(line)
             if reply.line is not None:
                 self._write(reply.line)
@@ -126,16 +174,19 @@ class StdioSeat:
         proc = self.proc
         if proc is None:
             return
-        if proc.stdin is not None:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
+        self.outbox.put(None)  # the writer closes its stdin: the signal to exit
         try:
             proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        self.closing = True
+        while any(thread.is_alive() for thread in self.threads):  # a reader waiting for room
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    self.lines.get_nowait()
+            for thread in self.threads:
+                thread.join(0.01)
         self.proc = None
 
 

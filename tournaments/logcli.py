@@ -34,7 +34,7 @@ from server.referee.offline import SeatMessage, play, refeed, seat_messages
 from server.scoresheet import render_scoresheet
 from server.store import DatabaseError, Store
 from server.wire_events import event_from_proto
-from tournaments.local_bots import BotSpecError, SdkSeat, StdioSeat, builtin_style, make_seat
+from tournaments.local_bots import BotSpecError, ProgramFault, SdkSeat, StdioSeat, builtin_style, make_seat
 
 DEFAULT_DB = "data/arena.sqlite"
 DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a PostgreSQL URL (as for `mizerka serve`).")]
@@ -339,7 +339,7 @@ def replay_command(
         raise usage_error(str(e)) from None
     try:
         report = refeed(g, seat, driver, on_difference=lambda d: print(d, flush=True))
-    except OSError as e:
+    except (OSError, ProgramFault) as e:  # no such program, or one that broke the protocol's limits
         raise usage_error(str(e)) from None
     except Divergence as e:  # verified above; a second run cannot differ
         print(f"not verified: {e}")
@@ -413,7 +413,7 @@ def rerun_command(
     names = [f"{s}:{_short(label)}" for s, label in enumerate(labels)]
     try:
         result = play(g.rules, g.seed, drivers, names, g.clock, match_id=f"rerun:{g.match}", game_index=g.game)
-    except OSError as e:
+    except (OSError, ProgramFault) as e:  # no such program, or one that broke the protocol's limits
         raise usage_error(str(e)) from None
     finally:
         for driver in drivers:

@@ -366,6 +366,15 @@ def _cards(value: Any, key: str) -> list[str]:
     return value
 
 
+def _brief(value: Any) -> str:
+    """A value the program sent, for a message: containers by their type (a repr could be as long as the
+    line, or nested deeper than repr can go)."""
+    if isinstance(value, dict | list):
+        return f"a JSON {'object' if isinstance(value, dict) else 'array'}"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _is_turn(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -375,6 +384,8 @@ def action_from_line(line: str | bytes) -> game_pb2.Action:
     turn: int | None = None
     try:
         obj = json.loads(line)
+    except RecursionError:  # json's parser recurses per level: [[[[... is refused, not a traceback
+        raise LineError("not an answer: nested too deeply (an answer is one flat JSON object)") from None
     except (ValueError, UnicodeDecodeError) as e:
         text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
         shown = text.strip()
@@ -386,15 +397,15 @@ def action_from_line(line: str | bytes) -> game_pb2.Action:
         turn = obj["turn"]
     try:
         if "type" in obj and obj["type"] != "action":
-            raise ValueError(f'"type" of an answer line must be "action" (or left out), not {obj["type"]!r}')
+            raise ValueError(f'"type" of an answer line must be "action" (or left out), not {_brief(obj["type"])}')
         unknown = sorted(set(obj) - _ALLOWED)
         if unknown:
-            raise ValueError(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; an "
+            raise ValueError(f"unknown field{'s' if len(unknown) > 1 else ''} {', '.join(map(_brief, unknown[:3]))}{', ...' if len(unknown) > 3 else ''}; an "
                              "answer has turn and one of play, contract (+ trump), major, discard (+ take)")
         if "turn" not in obj:
             raise ValueError('no "turn": copy the turn of the decide line you answer')
         if turn is None:
-            raise ValueError(f'"turn" must be a whole number, not {obj["turn"]!r}')
+            raise ValueError(f'"turn" must be a whole number, not {_brief(obj["turn"])}')
         present = [k for k in _ANSWER_KEYS if k in obj]
         if len(present) != 1:
             raise ValueError("an answer needs exactly one of play, contract, major, discard"
