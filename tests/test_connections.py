@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import grpc
 import pytest
 from aiohttp.test_utils import TestServer
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from test_hostile_streams import FINISHED, Stream, seat_bots, wait_for
 from test_web import web_port
 
@@ -164,13 +166,10 @@ def test_more_idle_connections_than_descriptors_leave_the_log_quiet_and_the_matc
         match_id = admin.create("mizerka-short", seat_bots(ref, ["play"] * 3, "bot"), games=20)
         wait_for(lambda: admin.get(match_id).status == arena_pb2.MATCH_STATUS_RUNNING, "the match started")
         flood = [connect(port, wait=False) for _ in range(400)]
-        half = [connect(port) for _ in range(20)]
-        for sock in half:
-            sock.sendall(b"GET / HTTP/1.1\r\n")
         match = admin.wait(match_id)
         assert match.status == FINISHED and len(match.results) == 20
         assert all(s.timeouts == 0 and s.defaults_applied == 0 and not s.disconnected for g in match.results for s in g.seats)
-        for sock in flood + half:
+        for sock in flood:
             sock.close()
         wait_for(lambda: ask(connect(port)) == 200, "the page served once the crowd had left")
     log = ref.log_path.read_text()
@@ -256,21 +255,29 @@ def _grpc_port(address: str) -> int:
     return int(address.rsplit(":", 1)[1])
 
 
-def test_grpc_connections_that_never_finish_the_handshake_or_sit_idle_are_closed_but_a_waiting_bot_is_not(
-        tmp_path: Path) -> None:
-    with referee(tmp_path, "--handshake-timeout-s", "0.5", "--idle-timeout-s", "1") as ref:
+def test_grpc_connections_that_never_finish_the_handshake_are_closed(tmp_path: Path) -> None:
+    with referee(tmp_path, "--handshake-timeout-s", "0.5", "--idle-timeout-s", "3600") as ref:
+        port = _grpc_port(ref.address)
+        silent = connect(port)
+        loris = connect(port)
+        assert closed(silent), "a connection that sends nothing stayed open"
+        assert closed(loris, _bytes(PREFACE)), "a preface sent a byte at a time kept its connection"
+
+
+def test_grpc_connections_without_a_call_are_closed_but_a_bot_waiting_on_its_stream_is_not(tmp_path: Path) -> None:
+    with referee(tmp_path, "--idle-timeout-s", "1") as ref:
         admin = ref.arena()
         bot_id, token = admin.register("patient")
         waiting = Stream(ref.address, token)  # a bot in the lobby: its Play stream open, nothing asked of it
         waiting.until("welcome")
-        port = _grpc_port(ref.address)
-        silent = connect(port)
-        loris = connect(port)
-        idle = connect(port)
-        idle.sendall(PREFACE + SETTINGS)  # a finished handshake, then no call
-        assert closed(silent), "a connection that sends nothing stayed open"
-        assert closed(loris, _bytes(PREFACE)), "a preface sent a byte at a time kept its connection"
-        assert closed(idle), "a connection without a call stayed open"
+        # a real client: one call, then none (a connection of its own, not shared with the stream's channel)
+        idle = grpc.insecure_channel(ref.address, options=[("grpc.use_local_subchannel_pool", 1)])
+        states: list[grpc.ChannelConnectivity] = []
+        idle.subscribe(states.append)
+        health_pb2_grpc.HealthStub(idle).Check(health_pb2.HealthCheckRequest(), timeout=10)
+        wait_for(lambda: states[-1] == grpc.ChannelConnectivity.IDLE, "the referee closed a connection without a call",
+                 CLOSED_WITHIN_S)
+        idle.close()
         assert waiting.status is None  # open longer than the idle timeout: a stream is a call
         match_id = admin.create("mizerka-short", [bot_id, *seat_bots(ref, ["play"] * 2, "other")])
         assert waiting.until("decision_request").turn >= 0
