@@ -15,6 +15,7 @@ from rich.console import Console
 from mizerka_engine.game import Game
 from mizerka_engine.rules import PRESETS, RulesError, load_ruleset
 from server.conformance import CaseError, case_files, compare, load_case, run_case
+from server.connections import ConnectionLimits, DescriptorLimitError
 from server.database import DatabaseError
 from server.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.logs import configure_logging, private_umask
@@ -29,6 +30,8 @@ from server.tls import ServerTls
 from server.web import MAX_FEEDS, WebExtras
 
 _LIMITS = StreamLimits()  # the defaults of serve's stream limits
+_CONNECTIONS = ConnectionLimits()  # and of its connection limits
+_SIZED = "(default: sized from the descriptor limit, see docs/security.md)"
 
 app = typer.Typer(help="Mizerka Arena: rules engine, referee and leagues for Mizerka bots.", no_args_is_help=True)
 rules_app = typer.Typer(help="Rules conformance cases (docs/conformance.md).", no_args_is_help=True)
@@ -121,6 +124,12 @@ def serve(
     http_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve the arena's web page on this port: live matches, leagues (0: any free port; the log says which). Off unless given; docs/web.md.")] = None,
     http_host: Annotated[str, typer.Option(help="Address the web page listens on; the default keeps it on this machine.")] = "127.0.0.1",
     http_max_feeds: Annotated[int, typer.Option(min=1, help="Live match feeds the web page serves at once; more spectators are told to come back later (503).")] = MAX_FEEDS,
+    max_connections: Annotated[int | None, typer.Option(metavar="N", help=f"gRPC connections each listener (the port, the Unix socket) holds at most; more are closed as soon as accepted {_SIZED}.")] = None,
+    handshake_timeout_s: Annotated[float, typer.Option(help="Seconds a new gRPC connection has to finish its handshake (TLS, HTTP/2 settings); then it is closed.")] = _CONNECTIONS.handshake_timeout_s,
+    idle_timeout_s: Annotated[float, typer.Option(help="Seconds a gRPC connection may stay without a call (an open Play stream is one); then it is closed.")] = _CONNECTIONS.idle_timeout_s,
+    http_max_connections: Annotated[int | None, typer.Option(metavar="N", help=f"Connections the web page holds at most, all hosts together; more are closed as soon as accepted {_SIZED}.")] = None,
+    http_max_connections_per_host: Annotated[int, typer.Option(metavar="N", help="Of those, the connections one host (address) may hold.")] = _CONNECTIONS.http_max_per_host,
+    http_idle_timeout_s: Annotated[float, typer.Option(help="Seconds a web connection has to send a request's head, from its start or its last answer; then it is closed.")] = _CONNECTIONS.http_idle_timeout_s,
 ) -> None:
     """Run the referee: bots connect to play, admins create matches, anyone may watch."""
     if log_format not in ("auto", "console", "json"):
@@ -137,6 +146,8 @@ def serve(
     try:
         clock = ClockSettings(decision_ms, bank_ms, increment_ms, max_strikes)
         limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages, max_watchers, max_watchers_per_host)
+        connections = ConnectionLimits(max_connections, handshake_timeout_s, idle_timeout_s, http_max_connections,
+                                       http_max_connections_per_host, http_idle_timeout_s)
         tls = ServerTls.load(tls_cert, tls_key, tls_client_ca)
     except ValueError as e:  # a bad clock, limit or TLS file (TlsSettingsError)
         raise usage_error(str(e)) from None
@@ -147,10 +158,10 @@ def serve(
         asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls, referee_id=referee_id,
                                metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_socket=unix_socket,
                                web=None if http_port is None else (http_host, http_port), board=board,
-                               web_max_feeds=http_max_feeds))
+                               web_max_feeds=http_max_feeds, connections=connections))
     except MetricsServerError as e:
         raise usage_error(f"--metrics-port {metrics_port}: {e}") from None
-    except (OSError, DatabaseError) as e:  # a port in use; an unreachable or newer database
+    except (OSError, DatabaseError, DescriptorLimitError) as e:  # a port in use; an unreachable or newer database; caps above the descriptor limit
         raise usage_error(str(e)) from None
 
 

@@ -12,9 +12,10 @@ import structlog
 from grpc_health.v1.health import aio as health_aio
 
 from server.collector import Collector
+from server.connections import ConnectionCaps, ConnectionLimits, raise_descriptor_limit
 from server.logs import private_secret
 from server.metrics import referee_registry, start_metrics_server
-from server.service import Arena, start_server
+from server.service import Arena, server_options, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE, Store
 from server.tls import ServerTls, is_loopback
@@ -38,10 +39,18 @@ def admin_token_for(db: str, given: str | None) -> str:
 async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSettings, seat_timeout_s: float,
                 ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None,
                 referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_socket: Path | None = None,
-                web: tuple[str, int] | None = None, board: LeagueBoard | None = None, web_max_feeds: int = MAX_FEEDS) -> None:
+                web: tuple[str, int] | None = None, board: LeagueBoard | None = None, web_max_feeds: int = MAX_FEEDS,
+                connections: ConnectionLimits | None = None) -> None:
     """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
     ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
-    ``unix_socket``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py)."""
+    ``unix_socket``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py).
+    ``connections``: caps and timeouts of connections (docs/security.md, Connections); the caps not
+    given are sized from the descriptor limit, raised to its hard limit first. ValueError if the
+    limit is too low for them."""
+    connections = connections if connections is not None else ConnectionLimits()
+    caps = ConnectionCaps.sized(raise_descriptor_limit(), 1 if unix_socket is None else 2, connections)
+    log.info("connection caps", descriptors=caps.descriptors, grpc_per_listener=caps.grpc,
+             http=caps.http if web is not None else None, http_per_host=caps.http_per_host if web is not None else None)
     store = Store(db, referee_id)
     collector = Collector()  # no stall of a full garbage collection every few seconds under load
     arena = Arena(store, clock, seat_timeout_s, limits, pauses=collector.paused)  # its stalls are on no bot's clock
@@ -54,14 +63,17 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
         log.info("metrics listening", address=f"{metrics_host}:{metrics_port}", path="/metrics")
     health = health_aio.HealthServicer()
     server, bound = await start_server(arena, host, port, admin_token, tls, health,
-                                       None if unix_socket is None else str(unix_socket))
+                                       None if unix_socket is None else str(unix_socket),
+                                       server_options(connections, caps.grpc))
     if unix_socket is not None:  # sandboxed bots may run as another user; anyone here may reach the port anyway
         os.chmod(unix_socket, 0o666)
         log.info("referee listening on a Unix socket too", path=str(unix_socket))
     web_runner = None
     if web is not None:  # before the ready file: once it is there, so is the page
         web_host, web_port = web
-        web_runner, web_port = await start_web(arena, web_host, web_port, board, max_feeds=web_max_feeds)
+        web_runner, web_port = await start_web(arena, web_host, web_port, board, max_feeds=web_max_feeds,
+                                               max_connections=caps.http, max_per_host=caps.http_per_host,
+                                               idle_timeout_s=connections.http_idle_timeout_s, backlog=caps.http_backlog)
         log.info("web page listening", address=f"{web_host}:{web_port}", url=f"http://{web_host}:{web_port}/")
     collector.start(asyncio.get_running_loop())
     log.info("referee listening", address=f"{host}:{bound}", db=db,

@@ -32,6 +32,7 @@ from mizerka_proto import (
     referee_pb2_grpc,
 )
 from server import matchlog, protocol
+from server.connections import ConnectionLimits
 from server.grpc_events import drain_notifications
 from server.logs import peer_host
 from server.metrics import RefereeTally
@@ -459,24 +460,44 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
 # (the client gets INTERNAL "Internal error from Core"), and any that waited 30 s (CANCELLED). A
 # thousand matches' bots connecting at once must wait their turn instead (docs/protocol.md, "Many
 # streams"). One connection may carry up to 4,096 streams; a client queues any more itself.
-SERVER_OPTIONS = [
-    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-    ("grpc.max_send_message_length", 4 * 1024 * 1024),
-    ("grpc.so_reuseport", 0),  # no other process may listen on our port
-    ("grpc.max_concurrent_streams", 4096),
-    ("grpc.server.max_pending_requests", 10_000),
-    ("grpc.server.max_pending_requests_hard_limit", 20_000),
-    ("grpc.server_max_unrequested_time_in_server", 300),  # seconds
-]
+#
+# Connections (docs/security.md, "Connections"): one that has not sent HTTP/2's first SETTINGS
+# within the handshake timeout (TLS included) is closed, and so is one without a call for the idle
+# timeout (an open Play stream is a call: a bot waiting for its next game is never idle; a client
+# told to go away reconnects at its next call). ``max_connections`` is a cap per listener (the port,
+# the Unix socket): grpc core accepts a connection beyond it and closes it at once. Clients that
+# ping more often than every 5 minutes without a call are told to go away (grpc core's default).
+def server_options(limits: ConnectionLimits | None = None, max_connections: int | None = None) -> list[tuple[str, int]]:
+    """The gRPC server's channel arguments (``limits``' timeouts, else the defaults)."""
+    limits = limits if limits is not None else ConnectionLimits()
+    options = [
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_send_message_length", 4 * 1024 * 1024),
+        ("grpc.so_reuseport", 0),  # no other process may listen on our port
+        ("grpc.max_concurrent_streams", 4096),
+        ("grpc.server.max_pending_requests", 10_000),
+        ("grpc.server.max_pending_requests_hard_limit", 20_000),
+        ("grpc.server_max_unrequested_time_in_server", 300),  # seconds
+        ("grpc.server_handshake_timeout_ms", round(limits.handshake_timeout_s * 1000)),
+        ("grpc.max_connection_idle_ms", round(limits.idle_timeout_s * 1000)),
+    ]
+    if max_connections is not None:
+        options.append(("grpc.max_allowed_incoming_connections", max_connections))
+    return options
+
+
+SERVER_OPTIONS = server_options()
 
 
 async def start_server(arena: Arena, host: str, port: int, admin_token: str, tls: ServerTls | None = None,
-                       health: health_aio.HealthServicer | None = None, unix_socket: str | None = None) -> tuple[grpc.aio.Server, int]:
+                       health: health_aio.HealthServicer | None = None, unix_socket: str | None = None,
+                       options: list[tuple[str, int]] = SERVER_OPTIONS) -> tuple[grpc.aio.Server, int]:
     """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port.
     With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA).
     ``health`` (else a new one) answers SERVING once listening; the caller marks its shutdown on it.
-    ``unix_socket``: a path to listen on too, in plain text (sandboxed bots, tournaments/bwrap.py)."""
-    server = grpc.aio.server(options=SERVER_OPTIONS)
+    ``unix_socket``: a path to listen on too, in plain text (sandboxed bots, tournaments/bwrap.py).
+    ``options``: :func:`server_options`."""
+    server = grpc.aio.server(options=options)
     referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
     health = health if health is not None else health_aio.HealthServicer()

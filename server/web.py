@@ -14,18 +14,22 @@ import asyncio
 import contextlib
 import json
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import structlog
-from aiohttp import web
+from aiohttp import web, web_protocol
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from mizerka_proto import referee_pb2
+from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
+from server.limits import HostBuckets, SharedAnswer
+from server.logs import RateLimitedLog
 from server.records import bot_names
 from server.service import Arena
 from server.store import MatchRow, shown
@@ -38,6 +42,11 @@ PAGES = {"arena": "arena.html", "match": "match.html", "league": "league.html"}
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_LEAGUE_NAME = 200
 RECENT = 20  # finished public matches listed on the arena page
+# /api/arena reads the store (up to 100 matches and their bots' names): computed at most once a
+# second and the same bytes given to every client meanwhile, so polling it costs the referee one
+# read a second however many poll. A host asking more often than a page does gets 429.
+OVERVIEW_EVERY_S = 1.0
+OVERVIEW_RATE_PER_S, OVERVIEW_BURST = 10.0, 20  # per host; the page asks once every 2 s
 # At most one update per live match per PACE_S, whatever its number of spectators (Broadcast): what
 # changed meanwhile comes folded into the next one (server/watch.py), so spectators cost the referee
 # a bounded amount however fast bots play.
@@ -264,11 +273,14 @@ class WebPage:
     """The routes; one instance per referee."""
 
     def __init__(self, arena: Arena, board: LeagueBoard | None, pace_s: float = PACE_S,
-                 max_feeds: int = MAX_FEEDS) -> None:
+                 max_feeds: int = MAX_FEEDS, overview_every_s: float = OVERVIEW_EVERY_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.arena = arena
         self.board = board
         self.pace_s = pace_s
         self.max_feeds = max_feeds
+        self.overview_answer = SharedAnswer(self._overview, overview_every_s, clock)
+        self.overview_askers = HostBuckets(OVERVIEW_RATE_PER_S, OVERVIEW_BURST, clock)
         self.feeds = 0  # feeds open now, live or not
         self.casts: dict[str, Broadcast] = {}  # live match id -> its feed on the page
 
@@ -324,15 +336,21 @@ class WebPage:
             raise _error(web.HTTPBadRequest, f"bad league name {shown(name)}")
         return self.board, name
 
+    def _overview(self) -> bytes:
+        """The arena page's data as JSON (blocking: in a worker thread, see :class:`SharedAnswer`)."""
+        store = self.arena.store
+        live = [_match_summary(self.arena, m.row) for m in list(self.arena.live.values())]
+        ended = [r for r in store.list_matches(None, 5 * RECENT) if r.id not in self.arena.live and r.public]
+        recent = [_match_summary(self.arena, store.match(r.id) or r) for r in ended[:RECENT]]
+        leagues = self.board.leagues() if self.board is not None else []
+        return json.dumps({"live": live, "recent": recent, "leagues": leagues}).encode()
+
     async def overview(self, request: web.Request) -> web.Response:
-        def read() -> dict[str, Any]:
-            store = self.arena.store
-            live = [_match_summary(self.arena, m.row) for m in list(self.arena.live.values())]
-            ended = [r for r in store.list_matches(None, 5 * RECENT) if r.id not in self.arena.live and r.public]
-            recent = [_match_summary(self.arena, store.match(r.id) or r) for r in ended[:RECENT]]
-            leagues = self.board.leagues() if self.board is not None else []
-            return {"live": live, "recent": recent, "leagues": leagues}
-        return web.json_response(await asyncio.to_thread(read))
+        if not self.overview_askers.take(request.remote):
+            raise web.HTTPTooManyRequests(text=json.dumps({"error": f"at most {OVERVIEW_RATE_PER_S:g} requests a second "
+                                                                    "from one host: try again in a second"}),
+                                          content_type="application/json", headers={**HEADERS, "Retry-After": "1"})
+        return web.Response(body=await self.overview_answer.get(), content_type="application/json")
 
     async def match(self, request: web.Request) -> web.Response:
         row = await self._row(request)
@@ -402,13 +420,75 @@ class WebPage:
         return web.FileResponse(path)
 
 
+class CappedServer(web.Server):
+    """aiohttp's connection manager with a cap on connections, all together and per host: a
+    connection beyond is closed as soon as it is accepted (before it is read), and said so in the
+    log at most once per cap and host every 10 s."""
+
+    def __init__(self, *args: Any, max_connections: int, max_per_host: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_connections = max_connections
+        self.max_per_host = max_per_host
+        self.hosts: dict[web_protocol.RequestHandler, str] = {}  # each connection let in -> its host
+        self.per_host: dict[str, int] = {}
+        self.refusals = RateLimitedLog(log)
+
+    def connection_made(self, handler: web_protocol.RequestHandler, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        held = self.per_host.get(host, 0)
+        if len(self.hosts) >= self.max_connections or held >= self.max_per_host:
+            per_host = held >= self.max_per_host
+            key = ("web connection refused", host if per_host else "")
+            self.refusals.warning(key, "web connection refused: too many open", host=host,
+                                  cap="per host" if per_host else "all hosts",
+                                  limit=self.max_per_host if per_host else self.max_connections)
+            handler.force_close()  # closes the transport; the handler's task ends at once
+            return
+        self.hosts[handler] = host
+        self.per_host[host] = held + 1
+        super().connection_made(handler, transport)
+
+    def connection_lost(self, handler: web_protocol.RequestHandler, exc: BaseException | None = None) -> None:
+        host = self.hosts.pop(handler, None)
+        if host is not None:
+            left = self.per_host[host] - 1
+            if left:
+                self.per_host[host] = left
+            else:
+                del self.per_host[host]
+        super().connection_lost(handler, exc)
+
+
+class CappedRunner(web.AppRunner):
+    """An AppRunner whose server is a :class:`CappedServer`."""
+
+    def __init__(self, app: web.Application, *, max_connections: int, max_per_host: int, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.caps = {"max_connections": max_connections, "max_per_host": max_per_host}
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        return CappedServer(server.request_handler, request_factory=server.request_factory,
+                            handler_cancellation=server.handler_cancellation, **self.caps, **server._kwargs)
+
+
 async def start_web(arena: Arena, host: str, port: int, board: LeagueBoard | None = None,
-                    pace_s: float = PACE_S, max_feeds: int = MAX_FEEDS) -> tuple[web.AppRunner, int]:
+                    pace_s: float = PACE_S, max_feeds: int = MAX_FEEDS, max_connections: int = MAX_HTTP_CONNECTIONS,
+                    max_per_host: int = HTTP_PER_HOST, idle_timeout_s: float = HTTP_IDLE_TIMEOUT_S,
+                    backlog: int = MAX_BACKLOG) -> tuple[web.AppRunner, int]:
     """Serve the page on ``host``:``port`` (0: any free port) on the running loop; returns the
-    runner (``await runner.cleanup()`` to stop) and the port bound. OSError if it cannot listen."""
-    runner = web.AppRunner(WebPage(arena, board, pace_s, max_feeds).app(), access_log=None, shutdown_timeout=1.0)
+    runner (``await runner.cleanup()`` to stop) and the port bound. OSError if it cannot listen.
+    At most ``max_connections`` connections, ``max_per_host`` from one address
+    (:class:`CappedServer`); a connection that has not sent a whole request's head within
+    ``idle_timeout_s`` of its start or of its last answer is closed (aiohttp's keep-alive timer, which
+    runs from the connection's start: a client that sends nothing, half a head or one byte at a
+    time gets no longer). A request being answered (a feed) is not idle. ``backlog``: the listen
+    backlog, which is also how many connections asyncio accepts at a time before any is closed."""
+    runner = CappedRunner(WebPage(arena, board, pace_s, max_feeds).app(), max_connections=max_connections, max_per_host=max_per_host,
+                          access_log=None, shutdown_timeout=1.0, keepalive_timeout=idle_timeout_s)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, backlog=backlog)
     try:
         await site.start()
     except OSError as e:

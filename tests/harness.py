@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,8 +76,9 @@ class Referee:
 
 
 @contextmanager
-def referee(tmp: Path, *args: str) -> Iterator[Referee]:
-    """`mizerka serve` on a free loopback port with a fresh SQLite file; stopped with SIGTERM."""
+def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None) -> Iterator[Referee]:
+    """`mizerka serve` on a free loopback port with a fresh SQLite file; stopped with SIGTERM.
+    ``preexec`` runs in the child before it starts (e.g. to lower its resource limits)."""
     ready = tmp / "ready"
     log_path = tmp / "referee.log"
     db = tmp / "arena.sqlite"
@@ -85,7 +86,7 @@ def referee(tmp: Path, *args: str) -> Iterator[Referee]:
     cmd = [str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--admin-token", ADMIN,
            "--ready-file", str(ready), "--log-format", "json", *args]
     with open(log_path, "w") as log:
-        process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, text=True, preexec_fn=preexec)
     deadline = time.monotonic() + 30
     while not ready.exists() or not ready.read_text().strip():
         if process.poll() is not None or time.monotonic() > deadline:
