@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers venv proto clean
+.PHONY: demo test bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers bench-spectators venv proto clean
 
 venv: $(STAMP)
 
@@ -47,6 +47,12 @@ bench-load: $(STAMP)
 # options go in ARGS, e.g. make bench-workers ARGS="--workers 1,2,3 --slots 2 --think-ms 50".
 bench-workers: $(STAMP)
 	$(BIN)/python tests/bench/bench_workers.py $(ARGS)
+
+# What one host's spectators (no token) take from a running match: each attack in alternating windows
+# (BENCHMARKS.md, "Spectator attacks"); options go in ARGS, e.g. make bench-spectators ARGS="--quick"
+# (a 2.5-minute smoke run) or ARGS="--attacks feed,hog --seconds 5 --rounds 3".
+bench-spectators: $(STAMP)
+	$(BIN)/python tests/bench/bench_spectators.py $(ARGS)
 
 # Regenerate the Python stubs (package mizerka_proto in proto/python) from proto/ (tests check they are current).
 proto: $(STAMP)
