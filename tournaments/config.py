@@ -16,7 +16,8 @@ from typing import Any
 
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from server.settings import ClockSettings
-from server.store import StoreError, check_name
+from server.store import StoreError, check_name, look_alike
+from server.text import skeleton
 from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox
 
 FORMATS = ("round-robin", "gauntlet")
@@ -207,6 +208,10 @@ def parse_league(text: str, path: Path) -> League:
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise LeagueError(f"{where}: bot name {dupes[0]!r} is used twice")
+    twins = next(((n, twin) for i, n in enumerate(names) if (twin := look_alike(n, names[:i])) is not None), None)
+    if twins is not None:
+        raise LeagueError(f"{where}: bot names {twins[1]!r} and {twins[0]!r} read alike (one confusable skeleton, "
+                          f"{skeleton(twins[0])!r}): give them names that read differently")
     fmt = raw.get("format", "round-robin")
     if fmt not in FORMATS:
         raise LeagueError(f"{where}: format must be one of {', '.join(FORMATS)}, got {fmt!r}")
