@@ -336,7 +336,8 @@ def test_the_league_runners_referee_gives_each_bot_a_socket_of_its_own_and_its_s
     on a socket per bot it starts, each a host of its own in its log; each bot's sandbox binds its
     own socket's folder alone at /run/mizerka (checked on bwrap's command line, which runs where
     bubblewrap can: test_each_sandboxed_bot_of_a_league_is_a_host_of_its_own)."""
-    lines = ['name = "s"', 'preset = "mizerka-short"', f'data = "{tmp_path / "data"}"']
+    # sandbox = "off": no bwrap is run here, whether or not this host can (tools are set below)
+    lines = ['name = "s"', 'preset = "mizerka-short"', f'data = "{tmp_path / "data"}"', 'sandbox = "off"']
     for name in ("x", "y", "z"):
         lines += ["[[bots]]", f'name = "{name}"', 'command = ["mizerka-bot", "random"]']
     lines += ["[[bots]]", 'name = "far"', "remote = true"]
