@@ -120,7 +120,7 @@ def serve(
     metrics_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve Prometheus metrics on this port, at /metrics (0: any free port; the log says which). Off unless given; docs/metrics.md.")] = None,
     metrics_host: Annotated[str, typer.Option(help="Address the metrics listen on; the default keeps them on this machine.")] = "127.0.0.1",
     referee_id: Annotated[str, typer.Option(help="This referee's id among those sharing one database: on start it aborts only the unfinished matches it left itself.")] = DEFAULT_REFEREE,
-    unix_socket: Annotated[Path | None, typer.Option(metavar="PATH", help="Also listen on this Unix socket, in plain text and open to every user of this machine (as the port is): what the league runner's sandboxed bots connect to (MIZERKA_SERVER=unix:PATH).")] = None,
+    unix_socket: Annotated[list[Path] | None, typer.Option(metavar="PATH", help="Also listen on this Unix socket, in plain text and open to every user of this machine (as the port is): what the league runner's sandboxed bots connect to (MIZERKA_SERVER=unix:PATH). Give it once per bot: each socket is a host of its own to the per-host limits (--max-watchers-per-host, the log's rate limit).")] = None,
     http_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve the arena's web page on this port: live matches, leagues (0: any free port; the log says which). Off unless given; docs/web.md.")] = None,
     http_host: Annotated[str, typer.Option(help="Address the web page listens on; the default keeps it on this machine.")] = "127.0.0.1",
     http_max_feeds: Annotated[int, typer.Option(min=1, help="Live match feeds the web page serves at once; more spectators are told to come back later (503).")] = MAX_FEEDS,
@@ -156,7 +156,7 @@ def serve(
     try:
         board = extras.boards(db) if extras is not None and http_port is not None else None
         asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls, referee_id=referee_id,
-                               metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_socket=unix_socket,
+                               metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_sockets=unix_socket or (),
                                web=None if http_port is None else (http_host, http_port), board=board,
                                web_max_feeds=http_max_feeds, connections=connections))
     except MetricsServerError as e:

@@ -6,19 +6,29 @@ from collections.abc import Sequence
 
 from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from mizerka_engine.cards import SUITS
 from mizerka_engine.events import DealResult
 from mizerka_engine.rules import Ruleset
+from server.text import printable
+
+
+def name_cell(name: str) -> Text:
+    """A name as a table cell: printable (server/text.py) and never read as Rich markup (a bot
+    named ``[/]`` would stop the table with an error, ``[blink]`` would style it)."""
+    return Text(printable(name))
 
 
 def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequence[str], title: str = "") -> Group:
+    """``names``, ``title``: as given, made printable here."""
     n = rules.players
-    deals = Table(title=f"Score sheet {title}".strip(), show_lines=False)
+    cells = [name_cell(name) for name in names]
+    deals = Table(title=Text(f"Score sheet {printable(title)}".strip()), show_lines=False)
     for col in ("#", "dealer", "declarer", "contract", "tricks"):
         deals.add_column(col, justify="right" if col in ("#", "tricks") else "left")
-    for name in names:
-        deals.add_column(name, justify="right")
+    for cell in cells:
+        deals.add_column(cell, justify="right")
     totals = [0] * n
     for i, r in enumerate(results, 1):
         for s in range(n):
@@ -26,11 +36,11 @@ def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequ
         info = rules.contract(r.contract)
         contract = r.label + (f" ({SUITS[r.trump]})" if r.trump is not None and info is not None and info.names_trump else "")
         if r.void:
-            contract += f" VOID (revoke by {names[r.revoker or 0]})"
+            contract += f" VOID (revoke by {printable(names[r.revoker or 0])})"
         if r.tiebreak:
             contract += " tie-break"
         deals.add_row(
-            str(i), names[r.dealer], names[r.declarer], contract, "/".join(map(str, r.tricks)),
+            str(i), cells[r.dealer], cells[r.declarer], Text(contract), "/".join(map(str, r.tricks)),
             *(f"{p:+d} ({t})" for p, t in zip(r.points, totals)),
         )
     used = Table(title="Contracts used as declarer")
@@ -38,7 +48,7 @@ def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequ
     for c in rules.contracts:
         used.add_column(c.name, justify="center")
     used.add_column("total", justify="right")
-    for s, name in enumerate(names):
+    for s, cell in enumerate(cells):
         played = {r.contract for r in results if r.declarer == s and not r.void and not r.tiebreak}
-        used.add_row(name, *("x" if c.name in played else "" for c in rules.contracts), f"{totals[s]:+d}")
+        used.add_row(cell, *("x" if c.name in played else "" for c in rules.contracts), f"{totals[s]:+d}")
     return Group(deals, used)

@@ -6,6 +6,7 @@ import asyncio
 import os
 import secrets
 import signal
+from collections.abc import Sequence
 from pathlib import Path
 
 import structlog
@@ -19,6 +20,7 @@ from server.service import Arena, server_options, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE, Store
 from server.tls import ServerTls, is_loopback
+from server.unix_peers import start_unix_listener
 from server.web import MAX_FEEDS, LeagueBoard, start_web
 
 log = structlog.get_logger("serve")
@@ -38,17 +40,18 @@ def admin_token_for(db: str, given: str | None) -> str:
 
 async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSettings, seat_timeout_s: float,
                 ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None,
-                referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_socket: Path | None = None,
+                referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_sockets: Sequence[Path] = (),
                 web: tuple[str, int] | None = None, board: LeagueBoard | None = None, web_max_feeds: int = MAX_FEEDS,
                 connections: ConnectionLimits | None = None) -> None:
     """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
     ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
-    ``unix_socket``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py).
+    ``unix_sockets``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py), each a
+    host of its own (server/unix_peers.py).
     ``connections``: caps and timeouts of connections (docs/security.md, Connections); the caps not
     given are sized from the descriptor limit, raised to its hard limit first. ValueError if the
     limit is too low for them."""
     connections = connections if connections is not None else ConnectionLimits()
-    caps = ConnectionCaps.sized(raise_descriptor_limit(), 1 if unix_socket is None else 2, connections)
+    caps = ConnectionCaps.sized(raise_descriptor_limit(), 1 + len(unix_sockets), connections)
     log.info("connection caps", descriptors=caps.descriptors, grpc_per_listener=caps.grpc,
              http=caps.http if web is not None else None, http_per_host=caps.http_per_host if web is not None else None)
     store = Store(db, referee_id)
@@ -62,12 +65,12 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
         metrics_port = start_metrics_server(referee_registry(arena, collector), metrics_host, metrics_port)
         log.info("metrics listening", address=f"{metrics_host}:{metrics_port}", path="/metrics")
     health = health_aio.HealthServicer()
-    server, bound = await start_server(arena, host, port, admin_token, tls, health,
-                                       None if unix_socket is None else str(unix_socket),
-                                       server_options(connections, caps.grpc))
-    if unix_socket is not None:  # sandboxed bots may run as another user; anyone here may reach the port anyway
-        os.chmod(unix_socket, 0o666)
-        log.info("referee listening on a Unix socket too", path=str(unix_socket))
+    options = server_options(connections, caps.grpc)
+    server, bound = await start_server(arena, host, port, admin_token, tls, health, options)
+    listeners = [server]
+    for path in unix_sockets:
+        listeners.append(await start_unix_listener(arena, admin_token, health, path, options))
+        log.info("referee listening on a Unix socket too", path=str(path))
     web_runner = None
     if web is not None:  # before the ready file: once it is there, so is the page
         web_host, web_port = web
@@ -91,7 +94,7 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     await health.enter_graceful_shutdown()  # health checks answer NOT_SERVING from here on
     log.info("shutting down: no new streams; running matches are aborted and stored as such")
     aborted = await arena.shutdown()
-    await server.stop(grace=2.0)
+    await asyncio.gather(*(listener.stop(grace=2.0) for listener in listeners))
     if web_runner is not None:
         await web_runner.cleanup()
     if board is not None:

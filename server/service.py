@@ -489,40 +489,44 @@ def server_options(limits: ConnectionLimits | None = None, max_connections: int 
 SERVER_OPTIONS = server_options()
 
 
+SERVICE_NAMES = (
+    referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name,
+    arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name,
+    health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+    reflection.SERVICE_NAME,
+)
+
+
+def add_services(server: grpc.aio.Server, arena: Arena, admin_token: str, health: health_aio.HealthServicer) -> None:
+    """Referee, Arena, health and reflection on ``server``: the port's, and each Unix socket's
+    (server/unix_peers.py)."""
+    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
+    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
+    health_pb2_grpc.add_HealthServicer_to_server(health, server)
+    reflection.enable_server_reflection(SERVICE_NAMES, server)
+
+
 async def start_server(arena: Arena, host: str, port: int, admin_token: str, tls: ServerTls | None = None,
-                       health: health_aio.HealthServicer | None = None, unix_socket: str | None = None,
+                       health: health_aio.HealthServicer | None = None,
                        options: list[tuple[str, int]] = SERVER_OPTIONS) -> tuple[grpc.aio.Server, int]:
     """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port.
     With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA).
     ``health`` (else a new one) answers SERVING once listening; the caller marks its shutdown on it.
-    ``unix_socket``: a path to listen on too, in plain text (sandboxed bots, tournaments/bwrap.py).
     ``options``: :func:`server_options`."""
     server = grpc.aio.server(options=options)
-    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
-    arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
     health = health if health is not None else health_aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    names = (
-        referee_pb2.DESCRIPTOR.services_by_name["Referee"].full_name,
-        arena_pb2.DESCRIPTOR.services_by_name["Arena"].full_name,
-        health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-        reflection.SERVICE_NAME,
-    )
-    reflection.enable_server_reflection(names, server)
+    add_services(server, arena, admin_token, health)
     try:
         if tls is None:
             bound = server.add_insecure_port(f"{host}:{port}")
         else:
             bound = server.add_secure_port(f"{host}:{port}", tls.credentials())
-        if unix_socket is not None:
-            server.add_insecure_port(f"unix:{unix_socket}")
     except RuntimeError as e:  # grpc's "failed to bind": a port in use, or TLS files it cannot use
-        also = f" and {unix_socket}" if unix_socket is not None else ""
-        raise OSError(f"cannot listen on {host}:{port}{also}{' with TLS' if tls is not None else ''}: {e}") from None
+        raise OSError(f"cannot listen on {host}:{port}{' with TLS' if tls is not None else ''}: {e}") from None
     if bound == 0:
         raise OSError(f"cannot listen on {host}:{port}")
     await server.start()
     drain_notifications(asyncio.get_running_loop())
-    for name in ("", *names[:2]):
+    for name in ("", *SERVICE_NAMES[:2]):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     return server, bound

@@ -11,6 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+HOUR_MS = 3_600_000
+# The most each clock setting may be: an hour for a decision, for a seat's bank and for an increment
+# (a decision that may take longer holds its match, its seats and its bots' streams for as long; a
+# typo of 2^32 ms would leave a match hanging 50 days), 100 strikes and retries (a few are the rule).
+MOST = {"decision_ms": HOUR_MS, "bank_ms": HOUR_MS, "increment_ms": HOUR_MS, "max_strikes": 100, "max_retries": 100}
+UNITS = {"decision_ms": " (an hour)", "bank_ms": " (an hour)", "increment_ms": " (an hour)"}
+
 
 @dataclass(frozen=True, slots=True)
 class ClockSettings:
@@ -27,10 +34,11 @@ class ClockSettings:
     max_retries: int = 5
 
     def __post_init__(self) -> None:
-        for name in ("decision_ms", "bank_ms", "increment_ms", "max_strikes", "max_retries"):
+        for name, most in MOST.items():
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"clock setting {name} must be a whole number of at least 0, got {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= most:
+                raise ValueError(f"clock setting {name} must be a whole number from 0 to {most:,}{UNITS.get(name, '')}, "
+                                 f"got {value!r}")
         if self.decision_ms == 0 and self.bank_ms == 0:
             raise ValueError("a clock needs decision_ms or bank_ms above 0: otherwise every decision times out")
 

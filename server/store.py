@@ -16,7 +16,7 @@ import secrets
 import time
 import unicodedata
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from server.database import DatabaseError as DatabaseError  # re-exported: what callers of Store catch
 from server.database import database_url as database_url  # re-exported: where earlier versions had it
 from server.database import open_engine
+from server.text import skeleton
 
 metadata = sa.MetaData()
 
@@ -107,7 +108,18 @@ def check_name(name: str, what: str = "a bot name", limit: int = MAX_NAME) -> st
     bad = next((c for c in name if unicodedata.category(c)[0] == "C" or unicodedata.category(c) in ("Zl", "Zp")), None)
     if bad is not None:
         raise StoreError(f"{what} must not contain control or invisible characters, got U+{ord(bad):04X} in {shown(name)}")
+    normal = unicodedata.normalize("NFKC", name)
+    if normal != name:  # refused, not changed: the name the organiser wrote is the one results and tokens are kept under
+        raise StoreError(f"{what} must be in Unicode normal form NFKC, as it is shown: {shown(name)} is {shown(normal)} "
+                         "there (full-width letters, ligatures, combining marks written apart); write it so")
     return name
+
+
+def look_alike(name: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` other than ``name`` that reads the same (one confusable skeleton,
+    server/text.py), else None."""
+    mark = skeleton(name)
+    return next((other for other in names if other != name and skeleton(other) == mark), None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +176,12 @@ class Store:
     def add_bot(self, name: str) -> tuple[Bot, str]:
         """Register a bot; returns it with its new token (only its hash is kept)."""
         name = check_name(name)
+        with self.engine.connect() as conn:
+            twin = look_alike(name, conn.execute(sa.select(bots.c.name)).scalars())
+        if twin is not None:
+            raise StoreError(f"bot name {shown(name)} reads like the registered bot {shown(twin)} (one skeleton, "
+                             f"{shown(skeleton(name))}: look-alike letters of other scripts, case, digits as letters); "
+                             "choose a name that reads differently")
         token = secrets.token_urlsafe(24)
         bot = Bot(f"bot-{uuid.uuid4().hex[:12]}", name)
         token_hash = _hash(token)

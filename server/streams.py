@@ -16,8 +16,10 @@ No bot can stall the arena through its streams (docs/protocol.md, "Limits"):
   once its seat is forfeited it is sent nothing until the game ends (``GameSession``), so it is
   recorded with the timeouts and the forfeit it earned, not cut off for messages piled up by the
   rest of the game played out at full speed.
-- A stream must send Hello within ``StreamLimits.hello_timeout_s`` (else DEADLINE_EXCEEDED); a bot
-  holds at most ``StreamLimits.max_streams_per_bot`` streams (else RESOURCE_EXHAUSTED).
+- A stream must send Hello within ``StreamLimits.hello_timeout_s`` (else DEADLINE_EXCEEDED), with a
+  name and a version of at most ``MAX_HELLO_NAME`` and ``MAX_HELLO_VERSION`` printable characters
+  (else INVALID_ARGUMENT); a bot holds at most ``StreamLimits.max_streams_per_bot`` streams (else
+  RESOURCE_EXHAUSTED).
 - Every refusal and cut-off is logged with the peer, rate-limited per host (:class:`RateLimitedLog`).
 """
 
@@ -38,10 +40,14 @@ from server.pacing import Pacer
 from server.referee.session import NOT_EXPECTED, STALE_TURN, Disconnected
 from server.settings import StreamLimits
 from server.store import Bot, Store
+from server.text import printable, unprintable
 
 log = structlog.get_logger("service")
 
 VERSION = "0.1.0"
+MAX_HELLO_NAME = 100  # characters of Hello.name (referee.proto): INVALID_ARGUMENT beyond
+MAX_HELLO_VERSION = 200  # characters of Hello.version
+LOGGED_PREFIX = 40  # characters of a refused Hello string that the refusal's log line shows
 MAX_MESSAGE_BYTES = 64 * 1024
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
 _CLOSED = object()
@@ -382,12 +388,17 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
         await _refuse(lobby, context, grpc.StatusCode.FAILED_PRECONDITION,
                       "the first message of a Play stream must be Hello", "stream refused: the first message is not Hello")
     hello = first.hello
+    for field, value, most in (("name", hello.name, MAX_HELLO_NAME), ("version", hello.version, MAX_HELLO_VERSION)):
+        problem = hello_problem(field, value, most)
+        if problem is not None:
+            await _refuse(lobby, context, grpc.StatusCode.INVALID_ARGUMENT, problem, "stream refused: a bad Hello",
+                          field=field, length=len(value), start=printable(value, LOGGED_PREFIX))
     bot = (store.known_bot_by_token(hello.token) or await asyncio.to_thread(store.bot_by_token, hello.token)
            if hello.token else None)
     if bot is None:
         await _refuse(lobby, context, grpc.StatusCode.UNAUTHENTICATED,
                       "unknown bot token: register the bot with Arena.RegisterBot and send its token in Hello",
-                      "authentication failed: unknown bot token", hello_name=hello.name[:100])
+                      "authentication failed: unknown bot token", hello_name=hello.name)
     assert bot is not None
     if not lobby.open(bot.id):
         cap = limits.max_streams_per_bot
@@ -420,6 +431,19 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
         bound.info("bot stream closed", cut_off=seat.ended[0].name if seat.ended else None)
     if seat.ended is not None:
         await context.abort(*seat.ended)
+
+
+def hello_problem(field: str, value: str, most: int) -> str | None:
+    """Why Hello's ``field`` (``value``) is refused, else None: it goes into the referee's log and into
+    match logs, which a bot must not flood nor fill with terminal escapes (referee.proto, Hello)."""
+    if len(value) > most:
+        return (f"Hello.{field} is {len(value)} characters long; at most {most} are allowed "
+                f"(referee.proto, Hello: name up to {MAX_HELLO_NAME}, version up to {MAX_HELLO_VERSION})")
+    bad = unprintable(value)
+    if bad is not None:
+        return (f"Hello.{field} holds the control or invisible character U+{ord(bad):04X}; "
+                "only printable characters and spaces are allowed")
+    return None
 
 
 async def _first_message(context: grpc.aio.ServicerContext, timeout_s: float) -> Any:

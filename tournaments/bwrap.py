@@ -361,16 +361,18 @@ class BotSandbox:
     """How a league's bots are started: each in a sandbox of its own, or, where the league allows
     it, as they are (said loudly once, by the ``sandbox`` report)."""
 
-    def __init__(self, league: League, report: Callable[[str, dict[str, Any]], None], socket: Path | None) -> None:
+    def __init__(self, league: League, report: Callable[[str, dict[str, Any]], None], sockets: Mapping[str, Path] | None) -> None:
         self.league = league
-        self.socket = socket  # the local referee's Unix socket; None: a remote referee, reached over the network
+        # the local referee's Unix sockets, one per bot by name (tournaments/local_referee.py); None: a remote
+        # referee, reached over the network
+        self.sockets = sockets
         found = check_league(league)
         self.tools = None if isinstance(found, str) else found
         group = runner_group() if self.tools is not None else None
         self.cgroups = group if isinstance(group, RunnerGroup) else None  # where its bots' memory cgroups are made
         limits = league.sandbox.limits.describe() + ("" if group is None else f"; {memory_note(group)}")
         report("sandbox", {"on": self.tools is not None, "why": found if isinstance(found, str) else "",
-                           "limits": limits, "network": socket is None})
+                           "limits": limits, "network": sockets is None})
 
     def box(self, spec: BotSpec, env: Mapping[str, str]) -> Sandbox | None:
         """The bot's sandbox (its scratch folder made), or None without one."""
@@ -380,7 +382,8 @@ class BotSandbox:
         read = (*command_folders(spec.command, env, Path.cwd()), *spec.limits.read)
         tls = [Path(env[k]).absolute() for k in ("MIZERKA_TLS_CA", "MIZERKA_TLS_CERT", "MIZERKA_TLS_KEY") if env.get(k)]
         scratch = scratch_folder(league.data.absolute() / "sandbox" / spec.name, self.tools)
-        return Sandbox(self.tools, spec.limits, scratch, (*read, *tls), self.socket, network=self.socket is None)
+        socket = None if self.sockets is None else self.sockets[spec.name]
+        return Sandbox(self.tools, spec.limits, scratch, (*read, *tls), socket, network=socket is None)
 
     def start(self, spec: BotSpec, env: dict[str, str], log: Path) -> Child:
         """The bot's process, in its sandbox if it has one."""

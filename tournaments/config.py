@@ -16,12 +16,21 @@ from typing import Any
 
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from server.settings import ClockSettings
-from server.store import StoreError, check_name
+from server.store import StoreError, check_name, look_alike
+from server.text import skeleton
 from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox
 
 FORMATS = ("round-robin", "gauntlet")
 SEATINGS = ("all", "rotate")
 MAX_REGISTERED = 60  # characters of "BOT@LEAGUE", the name a bot is registered under (64, less a "-NN" suffix)
+# A league's numbers: (default, least, most). The most are far beyond any real league and keep a
+# typo from scheduling a billion games or waiting for days: as many games per table as one match may
+# have (server/service.py), an hour for a bot to start or a seat to be taken.
+NUMBERS: dict[str, tuple[int | float, int, int]] = {
+    "games_per_table": (1, 1, 10_000), "concurrency": (1, 1, 1_000), "max_crashes": (3, 0, 1_000),
+    "startup_timeout_s": (20.0, 1, 3_600), "seat_timeout_s": (30.0, 1, 3_600),
+}
+MAX_GAMES = 1_000_000  # max_games of stop = "settled"
 # What the runner itself gives every bot (docs/leagues.md, Bot programs); a bot's env may not set them.
 LAUNCH_CONTRACT = ("MIZERKA_SERVER", "MIZERKA_TOKEN", "MIZERKA_PARALLEL")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -207,6 +216,10 @@ def parse_league(text: str, path: Path) -> League:
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise LeagueError(f"{where}: bot name {dupes[0]!r} is used twice")
+    twins = next(((n, twin) for i, n in enumerate(names) if (twin := look_alike(n, names[:i])) is not None), None)
+    if twins is not None:
+        raise LeagueError(f"{where}: bot names {twins[1]!r} and {twins[0]!r} read alike (one confusable skeleton, "
+                          f"{skeleton(twins[0])!r}): give them names that read differently")
     fmt = raw.get("format", "round-robin")
     if fmt not in FORMATS:
         raise LeagueError(f"{where}: format must be one of {', '.join(FORMATS)}, got {fmt!r}")
@@ -224,12 +237,11 @@ def parse_league(text: str, path: Path) -> League:
     seatings = raw.get("seatings", "rotate")
     if seatings not in SEATINGS:
         raise LeagueError(f"{where}: seatings must be one of {', '.join(SEATINGS)}, got {seatings!r}")
-    numbers = {"games_per_table": 1, "concurrency": 1, "max_crashes": 3, "startup_timeout_s": 20.0, "seat_timeout_s": 30.0}
     values: dict[str, Any] = {}
-    for key, default in numbers.items():
+    for key, (default, least, most) in NUMBERS.items():
         values[key] = raw.get(key, default)
-        if values[key] < (0 if key == "max_crashes" else 1):
-            raise LeagueError(f"{where}: {key} must be at least {0 if key == 'max_crashes' else 1}, got {values[key]}")
+        if not least <= values[key] <= most:  # also refuses nan
+            raise LeagueError(f"{where}: {key} must be from {least} to {most:,}, got {values[key]}")
     stop, games_per_table = _stopping(raw, where, _round_games(fmt, len(bots), k, seatings), values["games_per_table"])
     confidence = raw.get("confidence", 0.95)
     if not 0.5 <= confidence < 1:
@@ -264,6 +276,8 @@ def _stopping(raw: dict[str, Any], where: str, round_games: int, games_per_table
         raise LeagueError(f'{where}: stop = "settled" needs max_games, the most games the league may play')
     if "games_per_table" in raw:
         raise LeagueError(f'{where}: with stop = "settled", max_games sets the schedule\'s length; leave out games_per_table')
+    if raw["max_games"] > MAX_GAMES:
+        raise LeagueError(f"{where}: max_games must be at most {MAX_GAMES:,}, got {raw['max_games']:,}")
     if raw["max_games"] < round_games:
         raise LeagueError(f"{where}: max_games must be at least {round_games} (one round: every seating of every table "
                           f"once), got {raw['max_games']}")

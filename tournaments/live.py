@@ -8,16 +8,24 @@ from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from server.scoresheet import name_cell
+from server.text import printable
 from tournaments.sequential import PairEvidence, Separation, Verdict
 from tournaments.stats import Standings
 
 
+def shown(text: str) -> str:
+    """A name (or a bot's own words) inside a line of Rich markup: printable, its brackets escaped."""
+    return escape(printable(text))
+
+
 def standings_table(result: Standings, title: str = "Standings") -> Table:
     evidence = result.separation
-    table = Table(title=title, caption=settled_line(evidence) if evidence is not None else None)
+    table = Table(title=name_cell(title), caption=settled_line(evidence) if evidence is not None else None)  # it names the league
     columns = [("#", "right"), ("bot", "left"), ("rating", "right"), ("mu ± sigma", "right"), ("games", "right"),
                ("points/game (95% CI)", "right"), ("wins", "right"), ("faults", "left")]
     if evidence is not None:
@@ -32,7 +40,7 @@ def standings_table(result: Standings, title: str = "Standings") -> Table:
             faults = ", ".join(x for x in (faults, f"crashes {b.crashes}") if x)
         if b.disabled:
             faults += " DISABLED"
-        cells = [str(i), b.name, f"{b.ordinal:.2f}", f"{b.mu:.1f} ± {b.sigma:.1f}", str(b.games),
+        cells = [str(i), name_cell(b.name), f"{b.ordinal:.2f}", f"{b.mu:.1f} ± {b.sigma:.1f}", str(b.games),
                  f"{b.mean:+.2f}{ci}", f"{b.wins:g}", faults or "-"]
         if evidence is not None:
             cells.append(pair_cell(evidence.pairs[i - 1]) if i <= len(evidence.pairs) else "")
@@ -67,7 +75,7 @@ def head_to_head_table(result: Standings) -> Table:
     table = Table(title="Head to head (row finished ahead-behind-tied of column)")
     table.add_column("")
     for n in names:
-        table.add_column(n, justify="center")
+        table.add_column(name_cell(n), justify="center")
     for a in names:
         cells = []
         for b in names:
@@ -76,7 +84,7 @@ def head_to_head_table(result: Standings) -> Table:
             else:
                 h = result.head_to_head[a][b]
                 cells.append(f"{h['ahead']}-{h['behind']}-{h['tied']}")
-        table.add_row(a, *cells)
+        table.add_row(name_cell(a), *cells)
     return table
 
 
@@ -91,7 +99,7 @@ class Reporter:
         self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"),
                                  TimeRemainingColumn(), console=console)
-        self.task = self.progress.add_task(name, total=0, rate="")
+        self.task = self.progress.add_task(shown(name), total=0, rate="")
         self.started = time.monotonic()
         self.done = 0
         self.total = 0
@@ -114,7 +122,7 @@ class Reporter:
             for col in ("worker (host/pid)", "playing", "done"):
                 table.add_column(col, justify="left" if col.startswith("worker") else "right")
             for name, n in sorted(self.workers.items()):
-                table.add_row(name, str(n["running"]), str(n["finished"]))
+                table.add_row(name_cell(name), str(n["running"]), str(n["finished"]))
             parts.append(table)
         return Group(*parts, standings_table(self.standings_fn(), f"{self.name}: live standings"))
 
@@ -122,7 +130,7 @@ class Reporter:
         self.total, self.done = d["total"], d["done"]
         self.progress.update(self.task, total=self.total, completed=self.done)
         resumed = f", resuming: {self.done} already played" if self.done else ""
-        self._say(f"league {self.name}: {self.total} games{resumed}")
+        self._say(f"league {shown(self.name)}: {self.total} games{resumed}")
         if self.console.is_terminal and d["todo"]:
             self.live = Live(self._render(), console=self.console, refresh_per_second=4)
             self.live.start()
@@ -136,7 +144,7 @@ class Reporter:
             self.live.update(self._render())
         else:
             eta = (self.total - self.done) / rate if rate else 0
-            seats = " ".join(f"{n} {t:+d}" for n, t in zip(d["seats"], d["totals"]))
+            seats = " ".join(f"{shown(n)} {t:+d}" for n, t in zip(d["seats"], d["totals"]))
             self._say(f"[{self.done}/{self.total}] {d['game']}: {seats}  ({rate:.2f} games/s, ETA {eta:.0f} s)")
 
     def on_sandbox(self, d: dict[str, Any]) -> None:
@@ -150,10 +158,10 @@ class Reporter:
         self._say(f"[bold red]WARNING: the bots run {why}[/]")
 
     def on_bot_crash(self, d: dict[str, Any]) -> None:
-        self._say(f"bot {d['bot']} {d['reason']}; restarting (crash {d['crashes']} of {d['max']})")
+        self._say(f"bot {shown(d['bot'])} {shown(d['reason'])}; restarting (crash {d['crashes']} of {d['max']})")
 
     def on_bot_disabled(self, d: dict[str, Any]) -> None:
-        self._say(f"[bold red]bot {d['bot']} {d['reason']}[/]")
+        self._say(f"[bold red]bot {shown(d['bot'])} {shown(d['reason'])}[/]")
 
     def on_referee_restart(self, d: dict[str, Any]) -> None:
         self._say(f"the referee exited (code {d['code']}); restarted it, unfinished games will be replayed")
@@ -190,14 +198,14 @@ class Reporter:
                   "are not needed")
 
     def on_submitted(self, d: dict[str, Any]) -> None:
-        self._say(f"league {d['league']} is open to the workers (mizerka worker --db ...); following their games")
+        self._say(f"league {shown(d['league'])} is open to the workers (mizerka worker --db ...); following their games")
 
     def on_workers(self, d: dict[str, Any]) -> None:
         self.workers = d["workers"]
         if self.live is not None:
             self.live.update(self._render())
         else:
-            busy = ", ".join(f"{w}: {n['running']} playing, {n['finished']} done" for w, n in sorted(d["workers"].items()))
+            busy = ", ".join(f"{shown(w)}: {n['running']} playing, {n['finished']} done" for w, n in sorted(d["workers"].items()))
             self._say(f"workers: {busy or 'none yet'}")
 
     def on_database_unreachable(self, d: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,25 @@ def logged_web_url(log: Path) -> str | None:
     return url
 
 
+def bot_sockets(league: League, folder: Path) -> dict[str, Path]:
+    """A Unix socket for each bot the runner starts, in a folder of its own, which that bot's
+    sandbox alone binds (tournaments/bwrap.py): to the referee each bot is a host of its own, for
+    the per-host Watch cap and the log's rate limit (server/unix_peers.py), which one socket
+    shared by every bot would not tell apart. Folders are numbered: a socket's path has at most
+    107 bytes, and bot names are the organiser's words."""
+    sockets = {}
+    for i, spec in enumerate(b for b in league.bots if not b.remote):
+        (folder / str(i)).mkdir(mode=0o755)
+        (folder / str(i)).chmod(0o755)  # open to every user, as the folder is (a root runner's bots run as nobody)
+        sockets[spec.name] = folder / str(i) / "referee.sock"
+    return sockets
+
+
+def unix_socket_options(sockets: Iterable[Path]) -> list[str]:
+    """`mizerka serve` options to listen on each of ``sockets``."""
+    return [option for path in sockets for option in ("--unix-socket", str(path))]
+
+
 class LocalReferee:
     """`mizerka serve` as a child process on the league's database, restarted if it dies. Its admin
     token goes in its environment (readable by its user only), not on its command line (readable
@@ -65,11 +84,11 @@ class LocalReferee:
         self.address = ""
         self.up = trio.Event()
         self.restarts = 0
-        self.socket: Path | None = None  # its Unix socket while it runs: sandboxed bots connect there
+        self.sockets: dict[str, Path] = {}  # its Unix sockets while it runs, one per bot the runner starts (by name)
 
     async def run(self, task_status: trio.TaskStatus[str] = trio.TASK_STATUS_IGNORED) -> None:
         with socket_folder() as folder:
-            self.socket = folder / "referee.sock"
+            self.sockets = bot_sockets(self.league, folder)
             await self._serve(task_status)
 
     async def _serve(self, task_status: trio.TaskStatus[str]) -> None:
@@ -81,7 +100,7 @@ class LocalReferee:
                 str(BIN / "mizerka"), "serve", "--host", self.host, "--port", str(self.port),
                 "--db", self.league.database, "--log-format", "json",
                 "--seat-timeout", str(self.league.seat_timeout_s), "--ready-file", str(ready),
-                "--referee-id", self.referee_id, "--unix-socket", str(self.socket), *self.options,
+                "--referee-id", self.referee_id, *unix_socket_options(self.sockets.values()), *self.options,
                 *web_options(self.http),
             ]
             process = Child(command, logs / "referee.log", dict(os.environ, MIZERKA_ADMIN_TOKEN=self.admin_token))

@@ -31,8 +31,9 @@ from server.logverify import Divergence, Verified, verify_game
 from server.matchlog import GameLog
 from server.protocol import action_from_proto, ranks
 from server.referee.offline import SeatMessage, play, refeed, seat_messages
-from server.scoresheet import render_scoresheet
+from server.scoresheet import name_cell, render_scoresheet
 from server.store import DatabaseError, Store
+from server.text import printable
 from server.wire_events import event_from_proto
 from tournaments.local_bots import BotSpecError, ProgramFault, SdkSeat, StdioSeat, builtin_style, make_seat
 
@@ -70,7 +71,7 @@ def match_list(
         print(f"{'match':<20} {'status':<9} {'preset':<14} {'games':>7}  {'created (UTC)':<19}  seats")
         for row in rows:
             full = store.match(row.id) or row
-            names = [(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
+            names = [printable(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
             created = datetime.datetime.fromtimestamp(row.created_at, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
             games = f"{len(full.results)}/{row.games}"
             print(f"{row.id:<20} {row.status:<9} {row.preset:<14} {games:>7}  {created:<19}  {', '.join(names)}")
@@ -168,9 +169,9 @@ def _verify(g: GameLog, prefix: str = "") -> Verified:
 def _header_text(g: GameLog) -> list[str]:
     seats = []
     for s, info in enumerate(g.header["seats"]):
-        hello = " ".join(str(x) for x in (info.get("hello_name"), info.get("version")) if x)
-        seats.append(f"{s} {g.names[s]}" + (f" [{hello}]" if hello else ""))
-    match = f" of match {g.match}" if g.match else ""
+        hello = printable(" ".join(str(x) for x in (info.get("hello_name"), info.get("version")) if x))
+        seats.append(f"{s} {printable(g.names[s])}" + (f" [{hello}]" if hello else ""))
+    match = f" of match {printable(g.match)}" if g.match else ""
     return [f"game {g.game}{match}: {g.rules.preset}, seed {g.seed!r}", f"seats: {', '.join(seats)}"]
 
 
@@ -254,9 +255,9 @@ def seat_text(g: GameLog, seat: int, messages: Sequence[SeatMessage]) -> Iterato
         which = m.message.WhichOneof("message")
         if which == "game_start":
             x = m.message.game_start
-            match = f" of match {x.match_id}" if x.match_id else ""
-            yield f"game {x.game_number}{match}: {x.ruleset.preset}; you are seat {x.seat} ({x.names[x.seat]})"
-            yield "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(x.names))
+            match = f" of match {printable(x.match_id)}" if x.match_id else ""
+            yield f"game {x.game_number}{match}: {x.ruleset.preset}; you are seat {x.seat} ({printable(x.names[x.seat])})"
+            yield "seats: " + ", ".join(f"{s} {printable(name)}" for s, name in enumerate(x.names))
         elif which == "event_batch":
             for e in m.message.event_batch.events:
                 yield from _event_text(e, g.rules, text)
@@ -345,7 +346,7 @@ def replay_command(
         print(f"not verified: {e}")
         raise typer.Exit(1) from None
     n = len(report.differences)
-    print(f"seat {seat} ({g.names[seat]}), bot {report.label}: {report.decisions} decisions, "
+    print(f"seat {seat} ({printable(g.names[seat])}), bot {report.label}: {report.decisions} decisions, "
           f"{n} differ{'s' if n == 1 else ''} from the log" + ("" if n else "; every decision agrees"))
     if n:
         raise typer.Exit(1)
@@ -429,7 +430,7 @@ def rerun_command(
         table.add_column(col, justify="right" if "total" in col or col in ("seat", "change") else "left")
     new_totals = list(result.game.totals)
     for s in range(n):
-        table.add_row(str(s), g.names[s], f"{logged.totals[s]:+d}", labels[s], f"{new_totals[s]:+d}",
+        table.add_row(str(s), name_cell(g.names[s]), f"{logged.totals[s]:+d}", labels[s], f"{new_totals[s]:+d}",
                       f"{new_totals[s] - logged.totals[s]:+d}")
     console.print(table)
     print(f"log:   totals {signed(logged.totals)}, ranks {' '.join(map(str, logged.ranks))}")

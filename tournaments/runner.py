@@ -141,7 +141,7 @@ class LeagueRunner:
         # each game waits for its match in a thread of its own, never taking one of trio's default
         # threads (the ledger's writes) for as long as a match lasts
         self.waiters = trio.CapacityLimiter(self.parallel)
-        self.sandbox = BotSandbox(league, report, None if referee is None else referee.socket)  # tournaments/bwrap.py
+        self.sandbox = BotSandbox(league, report, None if referee is None else referee.sockets)  # tournaments/bwrap.py
 
     async def _call(self, fn: Callable[..., Any], *args: Any, abandon: bool = True,
                     limiter: trio.CapacityLimiter | None = None) -> Any:

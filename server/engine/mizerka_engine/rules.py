@@ -208,6 +208,10 @@ _BASES: dict[str, Ruleset] = {
     ),
 }
 
+# The most tie-break deals a game may allow: every ruleset of docs/rules.md plays 5 at most; a
+# million would let one game run for hours on one shared top total.
+MAX_TIEBREAKS = 100
+
 _OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "declarer": (str,),
     "deals": (int,),
@@ -287,8 +291,8 @@ def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Rules
     changes["deals"] = deals
 
     if "tiebreak_max" in opts:
-        if opts["tiebreak_max"] < 1:
-            raise RulesError(f"option 'tiebreak_max' must be at least 1, got {opts['tiebreak_max']}")
+        if not 1 <= opts["tiebreak_max"] <= MAX_TIEBREAKS:
+            raise RulesError(f"option 'tiebreak_max' must be from 1 to {MAX_TIEBREAKS}, got {opts['tiebreak_max']}")
         changes["tiebreak_max"] = opts["tiebreak_max"]
     return dataclasses.replace(base, options=opts, **changes)
 
