@@ -121,9 +121,9 @@ def serve(
     http_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve the arena's web page on this port: live matches, leagues (0: any free port; the log says which). Off unless given; docs/web.md.")] = None,
     http_host: Annotated[str, typer.Option(help="Address the web page listens on; the default keeps it on this machine.")] = "127.0.0.1",
     http_max_feeds: Annotated[int, typer.Option(min=1, help="Match feeds the web page serves at once; more spectators are told to come back later (503).")] = MAX_FEEDS,
-    http_max_feeds_per_host: Annotated[int, typer.Option(help="Of those, the feeds one host (the caller's address) may hold; more are refused (429).")] = _LIMITS.max_feeds_per_host,
-    finished_feeds_burst: Annotated[int, typer.Option(help="Web feeds and Watch streams of ended matches one host may open at once (each replays the match's games); then --finished-feeds-per-minute. More are refused (429, RESOURCE_EXHAUSTED).")] = _LIMITS.finished_feeds_burst,
-    finished_feeds_per_minute: Annotated[int, typer.Option(help="Web feeds and Watch streams of ended matches one host may open a minute, after its burst.")] = _LIMITS.finished_feeds_per_minute,
+    http_max_feeds_per_host: Annotated[int, typer.Option(min=1, help="Of those, the feeds one host (the caller's address) may hold; more are refused (429).")] = _LIMITS.max_feeds_per_host,
+    finished_feeds_burst: Annotated[int, typer.Option(min=1, help="Web feeds and Watch streams of ended matches one host may open at once (each replays the match's games); then --finished-feeds-per-minute. More are refused (429, RESOURCE_EXHAUSTED).")] = _LIMITS.finished_feeds_burst,
+    finished_feeds_per_minute: Annotated[int, typer.Option(min=1, help="Web feeds and Watch streams of ended matches one host may open a minute, after its burst.")] = _LIMITS.finished_feeds_per_minute,
 ) -> None:
     """Run the referee: bots connect to play, admins create matches, anyone may watch."""
     if log_format not in ("auto", "console", "json"):

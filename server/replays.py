@@ -8,7 +8,8 @@ So the games are rendered in a worker process (``REPLAY_WORKERS``, at a lower CP
 opens the store itself and hands back bytes, one game at a time: a game's update is sent before the
 next is rendered, so a request holds one game whatever the match's length, and its first message
 comes at once. The referee only forwards bytes, kept in a cache bounded by bytes (``CACHE_BYTES``),
-so opening the same match again costs writes.
+so opening the same match again costs writes (a match of more than a quarter of the cache is not
+kept: read through, it would only push out every other match's games).
 
 What one host may make it do is bounded too (:class:`Replays`): a token bucket on opening ended
 matches (``mizerka serve --finished-feeds-per-minute``, ``--finished-feeds-burst``), and at most one
@@ -36,7 +37,7 @@ from server.web_json import WebUpdate, web_update
 
 REPLAY_WORKERS = 1  # processes rendering finished games for every spectator of the referee
 REPLAY_NICE = 10  # their CPU priority below the referee's (os.nice): the matches come first
-CACHE_BYTES = 64 * 1024 * 1024  # rendered games kept for the next spectator of the same match
+CACHE_BYTES = 32 * 1024 * 1024  # rendered games kept for the next spectator of the same match
 ADMIN = "admin"  # the admin's renders queue apart from every host's
 
 
@@ -174,6 +175,7 @@ class Replays:
     async def games(self, games: Sequence[FinishedGame], encoding: Encoding, host: str) -> AsyncIterator[Rendered]:
         """Each of ``games`` rendered, in order, each only once the one before was taken; a game the
         store lost meanwhile is left out."""
+        share = self.cache.max_bytes // (4 * max(1, len(games)))  # what a game of these may take of the cache
         for game in games:
             job = Job(game, encoding)
             rendered = self.cache.get(job)
@@ -182,7 +184,8 @@ class Replays:
                     rendered = await self.render(job)
                 if rendered is None:
                     continue
-                self.cache.put(job, rendered)
+                if len(rendered) <= share:
+                    self.cache.put(job, rendered)
             yield rendered
 
     @contextlib.asynccontextmanager

@@ -288,7 +288,7 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         arena.watching += counted
         arena.watching_from[host] += counted
         try:
-            row = await asyncio.to_thread(arena.store.match, request.match_id)
+            row = await asyncio.to_thread(arena.store.match, request.match_id, False)  # its games' indexes alone
             if row is None:
                 await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
             assert row is not None

@@ -210,6 +210,6 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str,
             if not changes.watchers:  # the last one gone: keep no game for nobody (the next watcher starts afresh)
                 changes.latest.clear()
                 live.feed = None
-        row = await asyncio.to_thread(arena.store.match, row.id) or row
+        row = await asyncio.to_thread(arena.store.match, row.id, False) or row
     async for rendered in arena.replays.games(finished_games(row, admin or row.public), encoding, host):
         yield rendered

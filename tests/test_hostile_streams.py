@@ -571,19 +571,24 @@ async def _first_request(ports: list[MemoryPort]) -> tuple[int, referee_pb2.Deci
 @pytest.mark.asyncio
 async def test_finished_games_kept_in_memory_are_bounded_and_watch_rebuilds_the_rest(tmp_path: Path) -> None:
     store = Store(tmp_path / "arena.sqlite")
-    limit = 40_000  # bytes of rendered games the referee keeps: a few of these games
+    limit = 200_000  # bytes of rendered games the referee keeps: a few of these games
     arena = Arena(store, ClockSettings(), replays=Replays(str(store.engine.url), StreamLimits(), cache_bytes=limit))
     seats = [store.add_bot(f"absent{i}")[0].id for i in range(3)]
     server, port = await start_server(arena, "127.0.0.1", 0, ADMIN)
     try:
-        row = arena.create("mizerka-short", {}, "mem", 5, ClockSettings(), seats, forfeits=[0, 1, 2])
-        await arena.live[row.id].done.wait()
+        short, long = [arena.create("mizerka-short", {}, "mem", games, ClockSettings(), seats, forfeits=[0, 1, 2]) for games in (2, 20)]
+        for live in [arena.live[r.id] for r in (short, long)]:  # both live until the first await
+            await live.done.wait()
         assert len(arena.replays.cache) == 0  # nothing is kept of a game nobody watched
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            updates = [u async for u in referee_pb2_grpc.RefereeStub(channel).Watch(referee_pb2.WatchRequest(match_id=row.id))]
-        assert [u.game_number for u in updates] == [0, 1, 2, 3, 4] and updates[-1].match_over
-        assert sum(u.ByteSize() for u in updates) > limit  # the match is more than the cache holds ...
-        assert 0 < len(arena.replays.cache) < 5 and arena.replays.cache.bytes <= limit  # ... so it keeps its latest games
+            watch = referee_pb2_grpc.RefereeStub(channel).Watch
+            updates = [u async for u in watch(referee_pb2.WatchRequest(match_id=short.id))]
+            assert [u.game_number for u in updates] == [0, 1] and len(arena.replays.cache) == 2  # kept for the next watcher
+            kept = arena.replays.cache.bytes
+            updates = [u async for u in watch(referee_pb2.WatchRequest(match_id=long.id))]
+        assert [u.game_number for u in updates] == list(range(20)) and updates[-1].match_over
+        assert sum(u.ByteSize() for u in updates) > limit / 4  # a match this long would push the others out ...
+        assert len(arena.replays.cache) == 2 and arena.replays.cache.bytes == kept <= limit  # ... so none of it is kept
     finally:
         await server.stop(0)
         arena.replays.close()
