@@ -123,7 +123,10 @@ def serve(
     unix_socket: Annotated[list[Path] | None, typer.Option(metavar="PATH", help="Also listen on this Unix socket, in plain text and open to every user of this machine (as the port is): what the league runner's sandboxed bots connect to (MIZERKA_SERVER=unix:PATH). Give it once per bot: each socket is a host of its own to the per-host limits (--max-watchers-per-host, the log's rate limit).")] = None,
     http_port: Annotated[int | None, typer.Option(metavar="PORT", help="Serve the arena's web page on this port: live matches, leagues (0: any free port; the log says which). Off unless given; docs/web.md.")] = None,
     http_host: Annotated[str, typer.Option(help="Address the web page listens on; the default keeps it on this machine.")] = "127.0.0.1",
-    http_max_feeds: Annotated[int, typer.Option(min=1, help="Live match feeds the web page serves at once; more spectators are told to come back later (503).")] = MAX_FEEDS,
+    http_max_feeds: Annotated[int, typer.Option(min=1, help="Match feeds the web page serves at once; more spectators are told to come back later (503).")] = MAX_FEEDS,
+    http_max_feeds_per_host: Annotated[int, typer.Option(min=1, help="Of those, the feeds one host (the caller's address) may hold; more are refused (429).")] = _LIMITS.max_feeds_per_host,
+    finished_feeds_burst: Annotated[int, typer.Option(min=1, help="Web feeds and Watch streams of ended matches one host may open at once (each replays the match's games); then --finished-feeds-per-minute. More are refused (429, RESOURCE_EXHAUSTED).")] = _LIMITS.finished_feeds_burst,
+    finished_feeds_per_minute: Annotated[int, typer.Option(min=1, help="Web feeds and Watch streams of ended matches one host may open a minute, after its burst.")] = _LIMITS.finished_feeds_per_minute,
     max_connections: Annotated[int | None, typer.Option(metavar="N", help=f"gRPC connections each listener (the port, the Unix socket) holds at most; more are closed as soon as accepted {_SIZED}.")] = None,
     handshake_timeout_s: Annotated[float, typer.Option(help="Seconds a new gRPC connection has to finish its handshake (TLS, HTTP/2 settings); then it is closed.")] = _CONNECTIONS.handshake_timeout_s,
     idle_timeout_s: Annotated[float, typer.Option(help="Seconds a gRPC connection may stay without a call (an open Play stream is one); then it is closed.")] = _CONNECTIONS.idle_timeout_s,
@@ -145,7 +148,8 @@ def serve(
               "$MIZERKA_ADMIN_TOKEN or the file DB.admin-token", file=sys.stderr)
     try:
         clock = ClockSettings(decision_ms, bank_ms, increment_ms, max_strikes)
-        limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages, max_watchers, max_watchers_per_host)
+        limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages, max_watchers, max_watchers_per_host,
+                              http_max_feeds_per_host, finished_feeds_per_minute, finished_feeds_burst)
         connections = ConnectionLimits(max_connections, handshake_timeout_s, idle_timeout_s, http_max_connections,
                                        http_max_connections_per_host, http_idle_timeout_s)
         tls = ServerTls.load(tls_cert, tls_key, tls_client_ca)

@@ -5,25 +5,26 @@ until the match is public (:attr:`server.store.MatchRow.public`): an ungrouped m
 ended, a match of a group (a league's) only once the admin publishes the group, because another
 match of the group may be dealt the same cards and still be running. Everyone else sees what a
 spectator of a live game sees. The functions here block on the store; the service runs them in a
-worker thread.
+worker thread, and a finished game's update is built in the renderer's own process (server/replays.py).
 """
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import timestamp_pb2
 
 from mizerka_engine.game import Game
-from mizerka_engine.rules import load_ruleset
+from mizerka_engine.rules import Ruleset, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, project, project_events
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2
 from server import matchlog, protocol, wire_events
 from server.logverify import replay_log
 from server.settings import ClockSettings
-from server.store import ABORTED, FINISHED, PENDING, RUNNING, Bot, MatchRow, Store
+from server.store import ABORTED, FINISHED, PENDING, RUNNING, Bot, MatchRow, Store, StoreError
 
 BEARER = "Bearer "
 STATUS = {
@@ -32,7 +33,6 @@ STATUS = {
     FINISHED: arena_pb2.MATCH_STATUS_FINISHED,
     ABORTED: arena_pb2.MATCH_STATUS_ABORTED,
 }
-Cached = Callable[[int], Game | None]
 
 
 def is_admin(metadata: Iterable[tuple[str, Any]] | None, admin_token: str) -> bool:
@@ -48,39 +48,66 @@ def is_admin(metadata: Iterable[tuple[str, Any]] | None, admin_token: str) -> bo
     return hmac.compare_digest(value[len(BEARER):].encode(), admin_token.encode())
 
 
-def bot_names(store: Store, row: MatchRow) -> list[str]:
+def bot_names(store: Store, seats: Iterable[str]) -> list[str]:
     """The seated bots' registered names, in seat order."""
-    return [(store.bot(b) or Bot(b, b)).name for b in row.seats]
+    return [(store.bot(b) or Bot(b, b)).name for b in seats]
 
 
 def replay_stored(store: Store, row: MatchRow, index: int) -> Game:
     """Rebuild a stored game by re-executing its log through the engine (the log is the truth),
     dealt from the game's own stored seed."""
-    entries = [matchlog.entry_from_json(d) for d in store.game_log(row.id, index) or []]
-    seed = next((r["seed"] for r in row.results if r["game_index"] == index), f"{row.seed}/{index}")
-    return replay_log(load_ruleset(row.preset, row.options), seed, entries)
+    game = replay_game(store, row.id, index, load_ruleset(row.preset, row.options))
+    if game is None:
+        raise StoreError(f"match {row.id} has no game {index} stored")
+    return game
 
 
-def finished_updates(store: Store, row: MatchRow, full: bool, cached: Cached) -> list[referee_pb2.WatchUpdate]:
-    """One update per finished game of ``row``: its full record when ``full``, else only what a
-    spectator saw (no hand, talon, discard or seed)."""
-    rules = load_ruleset(row.preset, row.options)
-    names = bot_names(store, row)
-    ruleset = protocol.ruleset_to_proto(rules)
-    audience = FULL if full else SPECTATOR
-    out = []
-    for i, result in enumerate(row.results):
-        index = result["game_index"]
-        game = cached(index) or replay_stored(store, row, index)
-        events = project_events(game, audience)
-        out.append(referee_pb2.WatchUpdate(
-            match_id=row.id, game_number=index, full=full, names=names, ruleset=ruleset,
-            view=protocol.view_to_proto(project(game, audience), names),
-            events=wire_events.EventEncoder(rules).encode_all(events),
-            deals=wire_events.deal_records_from_events(events) if full else [],
-            game_over=True, match_over=i == len(row.results) - 1,
-        ))
-    return out
+def replay_game(store: Store, match_id: str, index: int, rules: Ruleset) -> Game | None:
+    """Game ``index`` of the match rebuilt from its stored seed and log; None if it is not stored."""
+    stored = store.game_row(match_id, index)
+    if stored is None:
+        return None
+    return replay_log(rules, stored["seed"], [matchlog.entry_from_json(d) for d in stored["log"]])
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One finished game of a match as a spectator asks for it: all the renderer
+    (server/replays.py) needs, in a form another process can take."""
+
+    match_id: str
+    index: int
+    preset: str
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]  # bot ids, in seat order
+    full: bool  # its full record (the match is public, or the admin asks); else what a spectator saw
+    last: bool  # the match's last game: its update says the match is over
+
+
+def finished_update(store: Store, game: FinishedGame) -> referee_pb2.WatchUpdate | None:
+    """The update of one finished game: its full record when ``game.full``, else only what a
+    spectator saw (no hand, talon, discard or seed); None if the game is not stored."""
+    rules = load_ruleset(game.preset, dict(game.options))
+    replayed = replay_game(store, game.match_id, game.index, rules)
+    if replayed is None:
+        return None
+    names = bot_names(store, game.seats)
+    audience = FULL if game.full else SPECTATOR
+    events = project_events(replayed, audience)
+    return referee_pb2.WatchUpdate(
+        match_id=game.match_id, game_number=game.index, full=game.full, names=names,
+        ruleset=protocol.ruleset_to_proto(rules), view=protocol.view_to_proto(project(replayed, audience), names),
+        events=wire_events.EventEncoder(rules).encode_all(events),
+        deals=wire_events.deal_records_from_events(events) if game.full else [],
+        game_over=True, match_over=game.last,
+    )
+
+
+def finished_games(row: MatchRow, full: bool) -> list[FinishedGame]:
+    """Every finished game of ``row``, in order (what a spectator of the ended match is owed)."""
+    last = len(row.results) - 1
+    return [FinishedGame(row.id, r["game_index"], row.preset, row.options, tuple(row.seats), full, i == last)
+            for i, r in enumerate(row.results)]
 
 
 def _timestamp(t: float | None) -> timestamp_pb2.Timestamp | None:
@@ -94,7 +121,7 @@ def _timestamp(t: float | None) -> timestamp_pb2.Timestamp | None:
 def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
     """The admin's view of a match (seed included)."""
     rules = load_ruleset(row.preset, row.options)
-    names = dict(zip(row.seats, bot_names(store, row)))
+    names = dict(zip(row.seats, bot_names(store, row.seats)))
     results = []
     for r in row.results:
         seats = [

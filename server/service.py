@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import math
 import secrets
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
@@ -38,6 +39,7 @@ from server.logs import peer_host
 from server.metrics import RefereeTally
 from server.records import STATUS, bot_names, is_admin, match_to_proto, page, replay_stored
 from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
+from server.replays import ADMIN, Encoding, Replays
 from server.settings import ClockSettings, StreamLimits
 from server.store import (
     ABORTED,
@@ -80,41 +82,23 @@ class LiveMatch:
         self.abort_reason = ""  # set by Arena.abort: why the admin stopped it
 
 
-class RecentGames:
-    """The games finished last (at most ``size``), by (match id, game index), so that a Watch right
-    after a game need not rebuild it from the store; older ones are rebuilt. ``get`` changes
-    nothing, so it may be called from a worker thread."""
-
-    def __init__(self, size: int = 32) -> None:
-        self.size = size
-        self._games: OrderedDict[tuple[str, int], Game] = OrderedDict()
-
-    def __setitem__(self, key: tuple[str, int], game: Game) -> None:
-        self._games[key] = game
-        while len(self._games) > self.size:
-            self._games.popitem(last=False)
-
-    def get(self, key: tuple[str, int]) -> Game | None:
-        return self._games.get(key)
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-
 class Arena:
     """Creates and runs matches, keeps their results in the store."""
 
     def __init__(self, store: Store, clock: ClockSettings, seat_timeout_s: float = 60.0,
-                 limits: StreamLimits | None = None, recent_games: int = 32, pauses: Pauses = no_pauses) -> None:
+                 limits: StreamLimits | None = None, pauses: Pauses = no_pauses, replays: Replays | None = None) -> None:
         """``pauses``: the event loop's stops for the referee's own work so far (the collector's
-        full collections), which no bot's clock is charged (server/referee/match.py)."""
+        full collections), which no bot's clock is charged (server/referee/match.py). ``replays``:
+        what renders ended matches for their spectators (else one on ``store``'s database, with
+        ``limits``' rate)."""
         self.store = store
         self.pauses = pauses
         self.default_clock = clock
         self.seat_timeout_s = seat_timeout_s
         self.lobby = Lobby(limits)
         self.live: dict[str, LiveMatch] = {}
-        self.finished_games = RecentGames(recent_games)
+        self.replays = replays if replays is not None else Replays(
+            store.engine.url.render_as_string(hide_password=False), self.lobby.limits)
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-writer")
         self.tally = RefereeTally()  # the referee's metrics (server/metrics.py)
         self.watching = 0  # open Watch streams but the admin's (StreamLimits.max_watchers)
@@ -172,7 +156,7 @@ class Arena:
         bound = log.bind(match_id=row.id)
         rules = load_ruleset(row.preset, row.options)
         clock = ClockSettings(**row.clock)
-        names = bot_names(self.store, row)  # no query: the store keeps the bots it checked for create_match
+        names = bot_names(self.store, row.seats)  # no query: the store keeps the bots it checked for create_match
         status, reason = FINISHED, None
         try:
             await self.write(self.store.set_status, row.id, RUNNING)
@@ -199,7 +183,6 @@ class Arena:
                     self.lobby.release(ports)
                     self.tally.game_ended(runner.session)
                 await self.write(self._record_game, row.id, index, record_to_store(record, bot_ids=row.seats))
-                self.finished_games[(row.id, index)] = record.game
                 self._publish(live, index, record.game, game_over=True)
         except asyncio.CancelledError:
             status, reason = ABORTED, live.abort_reason or "the server shut down while the match was running"
@@ -259,6 +242,7 @@ class Arena:
             with contextlib.suppress(asyncio.CancelledError):
                 await m.task  # type: ignore[misc]
         self.lobby.close_idle()  # each Play handler returns: the stream ends cleanly
+        self.replays.close()
         return [m.row.id for m in running]
 
 
@@ -286,9 +270,11 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
     async def Play(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> None:  # noqa: N802
         await play(self.arena.lobby, self.arena.store, context)
 
-    async def Watch(self, request: referee_pb2.WatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[referee_pb2.WatchUpdate]:  # noqa: N802
+    async def Watch(self, request: referee_pb2.WatchRequest, context: grpc.aio.ServicerContext) -> AsyncIterator[referee_pb2.WatchUpdate | bytes]:  # noqa: N802
         """Live: public information only. Ended: the full record if the match is public or the
-        caller is the admin, else the spectator's view of each game again (server/watch.py)."""
+        caller is the admin, else the spectator's view of each game again (server/watch.py),
+        rendered one game at a time (server/replays.py): a host may open so many ended matches a
+        minute, and has one game rendered at a time."""
         arena = self.arena
         admin = is_admin(context.invocation_metadata(), self.admin_token)
         counted = 0 if admin else 1  # the admin's streams are not capped: no crowd can lock the organiser out
@@ -303,18 +289,59 @@ class RefereeService(referee_pb2_grpc.RefereeServicer):
         arena.watching += counted
         arena.watching_from[host] += counted
         try:
-            row = await asyncio.to_thread(arena.store.match, request.match_id)
+            row = await asyncio.to_thread(arena.store.match, request.match_id, False)  # its games' indexes alone
             if row is None:
                 await abort(context, grpc.StatusCode.NOT_FOUND, f"no match {shown(request.match_id)}")
             assert row is not None
-            async with contextlib.aclosing(watch_updates(arena, row, admin, pace_s=WATCH_PACE_S)) as updates:
-                async for update in updates:
+            if counted and row.id not in arena.live and (wait := arena.replays.admit(host)):
+                await abort(context, grpc.StatusCode.RESOURCE_EXHAUSTED, too_many_finished(limits, wait, "Watch streams"))
+            async with contextlib.aclosing(watch_updates(arena, row, admin, host if counted else ADMIN, Encoding.PROTO,
+                                                         pace_s=WATCH_PACE_S)) as updates:
+                async for update in updates:  # an ended game's comes encoded: sent as it is (add_referee)
                     yield update
         finally:
             arena.watching -= counted
             arena.watching_from[host] -= counted
             if arena.watching_from[host] <= 0:
                 del arena.watching_from[host]
+
+
+class _Handlers:
+    """A server as the generated ``add_RefereeServicer_to_server`` sees it: keeps the handlers."""
+
+    def __init__(self) -> None:
+        self.service = ""
+        self.handlers: dict[str, grpc.RpcMethodHandler] = {}
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        pass
+
+    def add_registered_method_handlers(self, service: str, handlers: dict[str, grpc.RpcMethodHandler]) -> None:
+        self.service, self.handlers = service, handlers
+
+
+def _update_bytes(update: referee_pb2.WatchUpdate | bytes) -> bytes:
+    return update if isinstance(update, bytes) else update.SerializeToString()
+
+
+def add_referee(servicer: RefereeService, server: grpc.aio.Server) -> None:
+    """The generated Referee service, but for Watch's serializer, which sends bytes as they are: an
+    ended game's update comes encoded from the renderer (server/replays.py), and decoding it to
+    encode it again would cost the event loop 0.05-0.5 ms a game (a whole record of mizerka: 30 KB)."""
+    generated = _Handlers()
+    referee_pb2_grpc.add_RefereeServicer_to_server(servicer, generated)
+    handlers = dict(generated.handlers)
+    handlers["Watch"] = handlers["Watch"]._replace(response_serializer=_update_bytes)  # type: ignore[attr-defined]
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(generated.service, handlers),))
+    server.add_registered_method_handlers(generated.service, handlers)
+
+
+def too_many_finished(limits: StreamLimits, wait_s: float, what: str) -> str:
+    """Why a host may not open another ended match now (the web page and Watch say the same)."""
+    return (f"your host opens {what} of ended matches faster than one host may: {limits.finished_feeds_burst} at once, "
+            f"then {limits.finished_feeds_per_minute} a minute (mizerka serve --finished-feeds-burst "
+            f"{limits.finished_feeds_burst}, --finished-feeds-per-minute {limits.finished_feeds_per_minute}): "
+            f"try again in {math.ceil(wait_s)} s")
 
 
 async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
@@ -500,7 +527,7 @@ SERVICE_NAMES = (
 def add_services(server: grpc.aio.Server, arena: Arena, admin_token: str, health: health_aio.HealthServicer) -> None:
     """Referee, Arena, health and reflection on ``server``: the port's, and each Unix socket's
     (server/unix_peers.py)."""
-    referee_pb2_grpc.add_RefereeServicer_to_server(RefereeService(arena, admin_token), server)
+    add_referee(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
     reflection.enable_server_reflection(SERVICE_NAMES, server)

@@ -55,19 +55,25 @@ class ClockSettings:
 
 @dataclass(frozen=True, slots=True)
 class StreamLimits:
-    """What one Play stream may do before the referee closes it, and how many Watch streams it
-    serves (``mizerka serve`` options; docs/protocol.md, "Limits")."""
+    """What one Play stream may do before the referee closes it, and how many Watch streams and web
+    feeds it serves (``mizerka serve`` options; docs/protocol.md, "Limits"; docs/web.md)."""
 
     hello_timeout_s: float = 10.0  # from opening the stream to its Hello: DEADLINE_EXCEEDED after
     max_streams_per_bot: int = 64  # open Play streams per bot token: RESOURCE_EXHAUSTED beyond
     max_unasked_messages: int = 256  # messages without a DecisionRequest or a retry in between: RESOURCE_EXHAUSTED beyond
     max_watchers: int = 16  # open Watch streams, all callers but the admin together: RESOURCE_EXHAUSTED beyond
     max_watchers_per_host: int = 4  # ... of them from one host (the peer's address): RESOURCE_EXHAUSTED beyond
+    max_feeds_per_host: int = 4  # the web page's match feeds one host may hold: 429 beyond
+    # Feeds and Watch streams of an ended match one host may open (a token bucket: a burst, then so
+    # many a minute): each may replay every game of the match (server/replays.py). 429 / RESOURCE_EXHAUSTED beyond.
+    finished_feeds_per_minute: int = 30
+    finished_feeds_burst: int = 8
 
     def __post_init__(self) -> None:
         if not self.hello_timeout_s > 0:
             raise ValueError(f"hello_timeout_s must be above 0, got {self.hello_timeout_s!r}")
-        for name in ("max_streams_per_bot", "max_unasked_messages", "max_watchers", "max_watchers_per_host"):
+        for name in ("max_streams_per_bot", "max_unasked_messages", "max_watchers", "max_watchers_per_host",
+                     "max_feeds_per_host", "finished_feeds_per_minute", "finished_feeds_burst"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")

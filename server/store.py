@@ -269,17 +269,18 @@ class Store:
             return False
         return True
 
-    def match(self, match_id: str) -> MatchRow | None:
+    def match(self, match_id: str, results: bool = True) -> MatchRow | None:
+        """The match and its stored games' results; with ``results=False`` each game's index alone
+        (what a spectator's feed lists: a match of thousands of games is read in milliseconds)."""
+        columns = (games.c.game_index, games.c.seed, games.c.totals, games.c.ranks, games.c.seats, games.c.deals)
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(matches).where(matches.c.id == match_id)).mappings().first()
             if row is None:
                 return None
-            results = conn.execute(
-                sa.select(games.c.game_index, games.c.seed, games.c.totals, games.c.ranks, games.c.seats, games.c.deals)
-                .where(games.c.match_id == match_id)
-                .order_by(games.c.game_index)
+            stored = conn.execute(
+                sa.select(*columns if results else columns[:1]).where(games.c.match_id == match_id).order_by(games.c.game_index)
             ).mappings().all()
-        return MatchRow(**row, results=[dict(r) for r in results])
+        return MatchRow(**row, results=[dict(r) for r in stored])
 
     def game_log(self, match_id: str, game_index: int) -> list[Any] | None:
         with self.engine.connect() as conn:

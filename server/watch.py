@@ -3,7 +3,8 @@
 
 Live: the spectator's view and events of the game being played (no hand, talon before it is
 public, exchanged discard or seed). Ended: the full record if the match is public or the caller is
-the admin, else the spectator's view of each game again (server/records.py).
+the admin, else the spectator's view of each game again (server/records.py), rendered game by game
+in the finished-game renderer's process (server/replays.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from mizerka_engine.rules import Ruleset, load_ruleset
 from mizerka_engine.views import SPECTATOR, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
-from server.records import bot_names, finished_updates
+from server.records import bot_names, finished_games
+from server.replays import Encoding, Rendered, Replays
 from server.store import MatchRow, Store
 
 
@@ -153,10 +155,6 @@ class Watched(Protocol):
     feed: SpectatorFeed | None
 
 
-class Recent(Protocol):
-    def get(self, key: tuple[str, int]) -> Game | None: ...
-
-
 class Spectated(Protocol):
     """What a spectator's feed reads of the referee (:class:`server.service.Arena`)."""
 
@@ -167,20 +165,24 @@ class Spectated(Protocol):
     def live(self) -> Mapping[str, Watched]: ...
 
     @property
-    def finished_games(self) -> Recent: ...
+    def replays(self) -> Replays: ...
 
 
-async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, *, events: bool = True,
-                        pace_s: float = 0.0) -> AsyncIterator[referee_pb2.WatchUpdate]:
+Update = referee_pb2.WatchUpdate | Rendered  # a live game's update (shared: never changed), or an ended one's as rendered
+
+
+async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str, encoding: Encoding, *,
+                        events: bool = True, pace_s: float = 0.0) -> AsyncIterator[Update]:
     """Every update of the match ``row`` (looked up by the caller, who answers an unknown id): the
     live game as a spectator sees it while it runs, then the ended games, fully only if the match
-    is public or ``admin``. Live, at most one update per ``pace_s``: the changes in between come
-    together (the new events since the last update and the view after them), so a spectator costs
-    the referee a bounded amount of work however fast the match runs or slowly it reads. Without
-    ``events`` the live updates carry the view alone (the page draws the table from it)."""
+    is public or ``admin``, rendered as ``encoding`` one at a time (``host``'s turn at the renderer).
+    Live, at most one update per ``pace_s``: the changes in between come together (the new events
+    since the last update and the view after them), so a spectator costs the referee a bounded
+    amount of work however fast the match runs or slowly it reads. Without ``events`` the live
+    updates carry the view alone (the page draws the table from it)."""
     live = arena.live.get(row.id)
     if live is not None:
-        names = await asyncio.to_thread(bot_names, arena.store, row)
+        names = await asyncio.to_thread(bot_names, arena.store, row.seats)
         if live.feed is None:
             live.feed = SpectatorFeed(row.id, load_ruleset(row.preset, row.options), names)
         feed, changes = live.feed, live.changes
@@ -208,10 +210,6 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, *, events:
             if not changes.watchers:  # the last one gone: keep no game for nobody (the next watcher starts afresh)
                 changes.latest.clear()
                 live.feed = None
-        row = await asyncio.to_thread(arena.store.match, row.id) or row
-    match_id = row.id
-    updates = await asyncio.to_thread(
-        finished_updates, arena.store, row, admin or row.public, lambda i: arena.finished_games.get((match_id, i)),
-    )
-    for update in updates:
-        yield update
+        row = await asyncio.to_thread(arena.store.match, row.id, False) or row
+    async for rendered in arena.replays.games(finished_games(row, admin or row.public), encoding, host):
+        yield rendered

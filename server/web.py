@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import re
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,18 +24,17 @@ from typing import Any, Protocol
 
 import structlog
 from aiohttp import web, web_protocol
-from google.protobuf import json_format
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
-from google.protobuf.message import Message
 
 from mizerka_proto import referee_pb2
 from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
 from server.limits import HostBuckets, SharedAnswer
 from server.logs import RateLimitedLog
 from server.records import bot_names
-from server.service import Arena
+from server.replays import Encoding
+from server.service import Arena, too_many_finished
 from server.store import MatchRow, shown
-from server.watch import watch_updates
+from server.watch import Update, watch_updates
+from server.web_json import WebUpdate, web_update
 
 log = structlog.get_logger("web")
 
@@ -98,134 +99,66 @@ class WebExtras:
     boards: BoardFactory
 
 
-def _to_dict(message: Message) -> dict[str, Any]:
-    """A message as the browser gets it: proto JSON with every field, names as in the .proto --
-    what ``json_format.MessageToDict(message, always_print_fields_with_no_presence=True,
-    preserving_proto_field_name=True)`` gives (tests/test_web.py checks), several times faster: the
-    referee converts every update of every live match a spectator follows on its own event loop."""
-    plan = _PLANS.get(message.DESCRIPTOR)
-    if plan is None:
-        plan = _PLANS[message.DESCRIPTOR] = _Plan(message.DESCRIPTOR)
-    if plan.fallback:
-        return json_format.MessageToDict(message, always_print_fields_with_no_presence=True, preserving_proto_field_name=True)
-    out = dict(plan.defaults)
-    for name in plan.repeated:
-        out[name] = []
-    fields = plan.fields
-    for field, value in message.ListFields():
-        name, kind, repeated, names = fields[field.number]
-        if kind == _MESSAGE:
-            out[name] = [_to_dict(m) for m in value] if repeated else _to_dict(value)
-        elif kind == _ENUM:
-            out[name] = [_enum(names, v) for v in value] if repeated else _enum(names, value)
-        else:
-            out[name] = list(value) if repeated else value
-    return out
-
-
-def _enum(names: Any, value: int) -> str | int:
-    known = names.get(value)
-    return value if known is None else known.name  # an unknown value as its number, as json_format does
-
-
-# Field types whose proto JSON is the Python value itself (or an enum's name): no 64-bit integers
-# (strings in JSON), floats (NaN, Infinity) or bytes (base64): a message with those, or with a map,
-# goes through json_format.
-_PLAIN = frozenset({FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_INT32,
-                    FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_FIXED32,
-                    FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_ENUM, FieldDescriptor.TYPE_MESSAGE})
-
-
-class _Plan:
-    """How to print one message type: its fields without presence, printed even when unset."""
-
-    def __init__(self, descriptor: Descriptor) -> None:
-        self.fallback = any(f.type not in _PLAIN or (f.message_type is not None and f.message_type.GetOptions().map_entry)
-                            for f in descriptor.fields)
-        self.repeated = [f.name for f in descriptor.fields if f.is_repeated]
-        self.fields = {f.number: (f.name, f.type, f.is_repeated, f.enum_type.values_by_number if f.enum_type else None)
-                       for f in descriptor.fields}
-        self.defaults: dict[str, Any] = {}
-        for f in descriptor.fields:
-            if f.is_repeated or f.has_presence:
-                continue
-            if f.type == FieldDescriptor.TYPE_ENUM:
-                self.defaults[f.name] = _enum(f.enum_type.values_by_number, 0)
-            else:
-                self.defaults[f.name] = f.default_value
-
-
-_PLANS: dict[Descriptor, _Plan] = {}
-_MESSAGE, _ENUM = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_ENUM
-
-
-def _event(kind: str, data: dict[str, Any]) -> bytes:
-    return f"event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n".encode()
-
-
 END = b"event: end\ndata: {}\n\n"
 DROPPED = b""  # a spectator too far behind: its feed is closed without an end, and its browser reconnects
 # Match feeds open at once: each holds a connection and, while its match is live, some of the
 # referee's time; beyond this a spectator is told to come back (503), so no crowd of them (or a
-# program opening feeds) can slow the matches down.
+# program opening feeds) can slow the matches down. One host may hold StreamLimits.max_feeds_per_host
+# of them (429 beyond), so no one client takes them all.
 MAX_FEEDS = 200
 MAX_BEHIND = 50  # updates a spectator's connection may fall behind its match's feed (15 s at PACE_S)
 
 
 class Framer:
-    """WatchUpdates as the page's feed sends them: the ruleset and the names (``header``) only in the
-    first update of each game the feed sends; the page keeps them. Converted to JSON once per update."""
+    """Updates as one feed sends them: the ruleset and the names (the header) only in the first
+    update of each game it sends; the page keeps them."""
 
     def __init__(self) -> None:
-        self.headers: dict[int, dict[str, Any]] = {}  # game number -> its names and ruleset
+        self.started: set[int] = set()  # the games whose header was sent
 
-    def split(self, update: referee_pb2.WatchUpdate) -> tuple[dict[str, Any], bool]:
-        """The update as JSON-ready data without its header, and whether it starts its game here."""
-        first = update.game_number not in self.headers
-        data = _to_dict(update)  # the update is shared with the match's other watchers: never changed here
-        names, ruleset = data.pop("names"), data.pop("ruleset", {})
-        if first:
-            self.headers[update.game_number] = {"names": names, "ruleset": ruleset}
-        return data, first
+    def frame(self, update: WebUpdate) -> bytes:
+        first = update.game_number not in self.started
+        self.started.add(update.game_number)
+        return update.frame(first)
 
-    def frame(self, update: referee_pb2.WatchUpdate) -> bytes:
-        data, first = self.split(update)
-        return self.with_header(data) if first else _event("update", data)
 
-    def with_header(self, data: dict[str, Any]) -> bytes:
-        return _event("update", {**data, **self.headers[data["game_number"]]})
+def as_web(update: Update) -> WebUpdate:
+    """A live game's update made JSON (once, for every spectator of the match); an ended game's comes so."""
+    assert not isinstance(update, bytes), "the page asks for its ended games as Encoding.WEB"
+    return web_update(update) if isinstance(update, referee_pb2.WatchUpdate) else update
 
 
 class Broadcast:
     """A live match's feed for every spectator of it on the page: one :func:`watch_updates` (one
     projection per change, folded when changes come faster than ``pace_s``; the view without the
-    events, from which the page draws nothing), each update made JSON once, the same bytes written to all. A spectator who joins first gets the latest update of each
-    game so far, with its header."""
+    events, from which the page draws nothing), each update made JSON once, the same bytes written
+    to all. A spectator who joins first gets the latest update of each game so far, with its
+    header. Once the match has ended its games come from the renderer (server/replays.py) and new
+    spectators get a feed of their own."""
 
     def __init__(self, page: WebPage, row: MatchRow) -> None:
         self.page = page
         self.row = row
         self.framer = Framer()
-        self.latest: dict[int, dict[str, Any]] = {}  # game number -> its latest update (data), for late joiners
+        self.latest: dict[int, WebUpdate] = {}  # game number -> its latest live update, for late joiners
         self.spectators: set[asyncio.Queue[bytes | None]] = set()
-        self.over = False
         self.task = asyncio.create_task(self._run(), name=f"web feed {row.id}")
 
     def join(self) -> asyncio.Queue[bytes | None]:
         queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        for data in self.latest.values():
-            queue.put_nowait(self.framer.with_header(data))
+        for update in self.latest.values():
+            queue.put_nowait(update.frame(True))
         self.spectators.add(queue)
         return queue
 
     def leave(self, queue: asyncio.Queue[bytes | None]) -> None:
         self.spectators.discard(queue)
-        if not self.spectators and not self.over:  # nobody watches: stop projecting
-            self._close()
+        if not self.spectators:  # nobody watches: stop projecting (or rendering)
+            self._detach()
             self.task.cancel()
 
-    def _close(self) -> None:
-        self.over = True
+    def _detach(self) -> None:
+        """No spectator joins this feed any more."""
         if self.page.casts.get(self.row.id) is self:
             del self.page.casts[self.row.id]
 
@@ -240,22 +173,35 @@ class Broadcast:
     async def _run(self) -> None:
         end: bytes | None = DROPPED  # stopped (the referee shuts down) or failed: the browsers reconnect
         try:
-            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, admin=False, events=False,
-                                                         pace_s=self.page.pace_s)) as updates:
+            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, False, f"page {self.row.id}", Encoding.WEB,
+                                                         events=False, pace_s=self.page.pace_s)) as updates:
                 async for update in updates:
-                    data, first = self.framer.split(update)
-                    self.latest[data["game_number"]] = data
-                    self._send(self.framer.with_header(data) if first else _event("update", data))
+                    data = as_web(update)
+                    if isinstance(update, referee_pb2.WatchUpdate):
+                        self.latest[data.game_number] = data
+                    else:  # the match has ended: its games are sent as they come, kept by no one
+                        self._detach()
+                        self.latest.clear()
+                    self._send(self.framer.frame(data))
             end = None  # the feed's end
         except Exception:  # a store error
             log.exception("web feed failed", match_id=self.row.id)
         finally:
-            self._close()
+            self._detach()
             self._send(end)
 
 
-def _error(status: type[web.HTTPException], message: str) -> web.HTTPException:
-    return status(text=json.dumps({"error": message}), content_type="application/json", headers=HEADERS)
+def _error(status: type[web.HTTPException], message: str, retry_after_s: float | None = None) -> web.HTTPException:
+    headers = HEADERS if retry_after_s is None else {**HEADERS, "Retry-After": str(math.ceil(retry_after_s))}
+    return status(text=json.dumps({"error": message}), content_type="application/json", headers=headers)
+
+
+def web_host(remote: str | None) -> str:
+    """The page's caller named as gRPC names a Watch caller's host (server/logs.py ``peer_host``),
+    so that one host's feeds and Watch streams share their limits."""
+    if not remote:
+        return "unix:"
+    return f"ipv6:[{remote}]" if ":" in remote else f"ipv4:{remote}"
 
 
 def _match_summary(arena: Arena, row: MatchRow) -> dict[str, Any]:
@@ -263,7 +209,7 @@ def _match_summary(arena: Arena, row: MatchRow) -> dict[str, Any]:
     live = arena.live.get(row.id)
     return {
         "match_id": row.id, "status": row.status, "preset": row.preset, "games": row.games,
-        "names": bot_names(arena.store, row), "group": row.match_group or "", "public": row.public,
+        "names": bot_names(arena.store, row.seats), "group": row.match_group or "", "public": row.public,
         "game_number": live.runner.game_index if live is not None and live.runner is not None else None,
         "finished_games": len(row.results), "created_at": row.created_at, "finished_at": row.finished_at,
     }
@@ -282,6 +228,7 @@ class WebPage:
         self.overview_answer = SharedAnswer(self._overview, overview_every_s, clock)
         self.overview_askers = HostBuckets(OVERVIEW_RATE_PER_S, OVERVIEW_BURST, clock)
         self.feeds = 0  # feeds open now, live or not
+        self.feeds_from: Counter[str] = Counter()  # ... of them by host
         self.casts: dict[str, Broadcast] = {}  # live match id -> its feed on the page
 
     def app(self) -> web.Application:
@@ -323,7 +270,7 @@ class WebPage:
         match_id = request.match_info["id"]
         if not MATCH_ID.fullmatch(match_id):
             raise _error(web.HTTPBadRequest, f"bad match id {shown(match_id)}: letters, digits, - and _ (at most 64)")
-        row = await asyncio.to_thread(self.arena.store.match, match_id)
+        row = await asyncio.to_thread(self.arena.store.match, match_id, False)  # its games' indexes alone: milliseconds for any match
         if row is None:
             raise _error(web.HTTPNotFound, f"no match {shown(match_id)}")
         return row
@@ -359,17 +306,28 @@ class WebPage:
     async def feed(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: ``update``s (the spectator's WatchUpdates, never the admin's; the
         ruleset and names only in a game's first), then ``end``. A live match's spectators share
-        one feed (:class:`Broadcast`); an ended match's get its updates each. A client gone is
-        noticed at the next write."""
+        one feed (:class:`Broadcast`); an ended match's get its games each, one at a time as the
+        renderer makes them (server/replays.py). One host holds at most max_feeds_per_host feeds
+        and opens ended matches at the rate of StreamLimits (429 beyond). A client gone is noticed
+        at the next write."""
         row = await self._row(request)
+        limits, host = self.arena.lobby.limits, web_host(request.remote)
+        if self.feeds_from[host] >= limits.max_feeds_per_host:
+            raise _error(web.HTTPTooManyRequests, f"your host already holds {self.feeds_from[host]} match feeds, the most "
+                                                  f"one host may (mizerka serve --http-max-feeds-per-host "
+                                                  f"{limits.max_feeds_per_host}): close one first")
         if self.feeds >= self.max_feeds:
             raise _error(web.HTTPServiceUnavailable, f"this page already serves {self.feeds} match feeds, the most it "
                                                      "allows (mizerka serve --http-max-feeds): try again later")
+        live = row.id in self.arena.live
+        if not live and (wait := self.arena.replays.admit(host)):
+            raise _error(web.HTTPTooManyRequests, too_many_finished(limits, wait, "feeds"), wait)
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
         self.feeds += 1
+        self.feeds_from[host] += 1
         try:
             await response.prepare(request)
-            if row.id in self.arena.live:
+            if live:
                 cast = self.casts.get(row.id)
                 if cast is None:
                     cast = self.casts[row.id] = Broadcast(self, row)
@@ -383,14 +341,17 @@ class WebPage:
                     cast.leave(queue)
             else:
                 framer = Framer()
-                async with contextlib.aclosing(watch_updates(self.arena, row, admin=False)) as updates:
+                async with contextlib.aclosing(watch_updates(self.arena, row, False, host, Encoding.WEB)) as updates:
                     async for update in updates:
-                        await response.write(framer.frame(update))
+                        await response.write(framer.frame(as_web(update)))
             await response.write(END)
         except ConnectionResetError:  # the spectator left
             pass
         finally:
             self.feeds -= 1
+            self.feeds_from[host] -= 1
+            if not self.feeds_from[host]:
+                del self.feeds_from[host]
         return response
 
     async def league(self, request: web.Request) -> web.Response:

@@ -144,7 +144,7 @@ async def test_memory_stays_flat_over_two_thousand_finished_games(tmp_path: Path
     outlives its game, the caches stay within their bounds, and the number of objects the process
     holds does not grow with the games played."""
     store = Store(tmp_path / "arena.sqlite")
-    arena = Arena(store, ClockSettings(), recent_games=8)
+    arena = Arena(store, ClockSettings())
     bots = [store.add_bot(f"mem{i}")[0] for i in range(3)]
     matches = 20
     for bot in bots:
@@ -163,7 +163,7 @@ async def test_memory_stays_flat_over_two_thousand_finished_games(tmp_path: Path
     for round_ in range(4):
         await play(25, f"round{round_}")
     after = census()
-    assert len(arena.live) == 0 and len(arena.finished_games) == 8
+    assert len(arena.live) == 0 and len(arena.replays.cache) == 0  # no game is kept for nobody
     assert not arena.lobby._lacking and sum(len(p) for p in arena.lobby.idle.values()) == 3 * matches
     assert {k: after.get(k, 0) for k in before if k != "objects"} == {k: v for k, v in before.items() if k != "objects"}
     assert after.get("GameSession", 0) == after.get("GameRunner", 0) == after.get("LiveMatch", 0) == 0

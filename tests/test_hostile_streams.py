@@ -31,6 +31,7 @@ from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server.logs import RateLimitedLog
 from server.referee.match import YIELD_EVERY, GameRunner
 from server.referee.session import Disconnected, GameSession, SeatInfo
+from server.replays import Replays
 from server.service import WATCH_PACE_S, Arena, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Bot, Store
@@ -570,19 +571,27 @@ async def _first_request(ports: list[MemoryPort]) -> tuple[int, referee_pb2.Deci
 @pytest.mark.asyncio
 async def test_finished_games_kept_in_memory_are_bounded_and_watch_rebuilds_the_rest(tmp_path: Path) -> None:
     store = Store(tmp_path / "arena.sqlite")
-    arena = Arena(store, ClockSettings(), recent_games=2)
+    limit = 200_000  # bytes of rendered games the referee keeps: a few of these games
+    arena = Arena(store, ClockSettings(), replays=Replays(str(store.engine.url), StreamLimits(), cache_bytes=limit))
     seats = [store.add_bot(f"absent{i}")[0].id for i in range(3)]
     server, port = await start_server(arena, "127.0.0.1", 0, ADMIN)
     try:
-        row = arena.create("mizerka-short", {}, "mem", 5, ClockSettings(), seats, forfeits=[0, 1, 2])
-        await arena.live[row.id].done.wait()
-        assert len(arena.finished_games) == 2
-        assert arena.finished_games.get((row.id, 4)) is not None and arena.finished_games.get((row.id, 0)) is None
+        short, long = [arena.create("mizerka-short", {}, "mem", games, ClockSettings(), seats, forfeits=[0, 1, 2]) for games in (2, 20)]
+        for live in [arena.live[r.id] for r in (short, long)]:  # both live until the first await
+            await live.done.wait()
+        assert len(arena.replays.cache) == 0  # nothing is kept of a game nobody watched
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            updates = [u async for u in referee_pb2_grpc.RefereeStub(channel).Watch(referee_pb2.WatchRequest(match_id=row.id))]
-        assert [u.game_number for u in updates] == [0, 1, 2, 3, 4] and updates[-1].match_over
+            watch = referee_pb2_grpc.RefereeStub(channel).Watch
+            updates = [u async for u in watch(referee_pb2.WatchRequest(match_id=short.id))]
+            assert [u.game_number for u in updates] == [0, 1] and len(arena.replays.cache) == 2  # kept for the next watcher
+            kept = arena.replays.cache.bytes
+            updates = [u async for u in watch(referee_pb2.WatchRequest(match_id=long.id))]
+        assert [u.game_number for u in updates] == list(range(20)) and updates[-1].match_over
+        assert sum(u.ByteSize() for u in updates) > limit / 4  # a match this long would push the others out ...
+        assert len(arena.replays.cache) == 2 and arena.replays.cache.bytes == kept <= limit  # ... so none of it is kept
     finally:
         await server.stop(0)
+        arena.replays.close()
         store.close()
 
 

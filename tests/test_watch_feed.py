@@ -14,6 +14,7 @@ import pytest
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import SPECTATOR, project_events
 from mizerka_proto import events_pb2, referee_pb2, referee_pb2_grpc
+from server.records import replay_stored
 from server.service import Arena, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Store
@@ -72,10 +73,10 @@ async def test_watchers_of_a_match_share_its_projection_and_each_gets_every_even
         await server.stop(0)
     rules = load_ruleset("mizerka-short")
     expected = {}
+    stored = store.match(row.id)
+    assert stored is not None
     for index in range(2):
-        game = arena.finished_games.get((row.id, index))
-        assert game is not None
-        expected[index] = EventEncoder(rules).encode_all(project_events(game, SPECTATOR, 0))
+        expected[index] = EventEncoder(rules).encode_all(project_events(replay_stored(store, stored, index), SPECTATOR, 0))
     for number, updates in enumerate(streams):
         got = live_events(updates)
         assert got[1] == expected[1], f"stream {number}: game 1's events, whole and in order"

@@ -31,11 +31,12 @@ from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import arena_pb2, referee_pb2
-from server import protocol, web, wire_events
+from server import protocol, web_json, wire_events
 from server.logverify import logged_action
 from server.records import replay_stored
 from server.store import Store
 from server.web import Framer
+from server.web_json import web_update
 
 from browser import launch, new_page
 from harness import ROOT, Admin, Referee, referee
@@ -285,10 +286,10 @@ def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
                         deals=wire_events.deal_records_from_events(events) if audience == FULL else [])
                     expected = json_format.MessageToDict(update, always_print_fields_with_no_presence=True,
                                                          preserving_proto_field_name=True)
-                    assert web._to_dict(update) == expected
+                    assert web_json.to_dict(update) == expected
                     shared = referee_pb2.WatchUpdate()
                     shared.CopyFrom(update)
-                    sent = json.loads(framer.frame(update).decode().split("data: ", 1)[1])
+                    sent = json.loads(framer.frame(web_update(update)).decode().split("data: ", 1)[1])
                     assert update == shared  # the feed's updates are shared by a match's watchers: never changed
                     if steps == 0 and audience == SPECTATOR:
                         assert sent == expected  # the game's first update: with its header
