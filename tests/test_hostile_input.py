@@ -325,20 +325,26 @@ def test_a_program_that_floods_the_bridge_is_stopped_with_bounded_memory(tmp_pat
     assert "exited 1 times in a row without finishing a game" in text and "Traceback" not in text
 
 
-def test_a_program_that_writes_and_never_reads_ends_replay_bot_naming_the_bot(tmp_path: Path) -> None:
-    """Offline, each of its lines is judged at the seat's next decision: an error line it never
-    reads. The seat writes from its own thread, so nothing blocks, and stops it at UNREAD_LIMIT."""
+def replay_seat_with(tmp_path: Path, name: str, program: str) -> tuple[str, int, int, str]:
+    """``mizerka replay LOG --seat 0 --bot PROGRAM`` of a real log: the bot's command, the exit
+    code, the peak RSS and stderr."""
     path = tmp_path / "match.jsonl"
     path.write_text(matchlog.dumps(real_log("mizerka-short")))
-    (tmp_path / "flood.py").write_text(FLOOD)
-    bot = f"{sys.executable} -I {tmp_path / 'flood.py'}"
+    (tmp_path / name).write_text(program)
+    bot = f"{sys.executable} -I {tmp_path / name}"
     replay = subprocess.Popen([str(BIN / "mizerka"), "replay", str(path), "--seat", "0", "--bot", bot],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         code, rss = peak_rss(replay)
     finally:
         replay.kill()  # only if it still runs: a failed wait
-    stderr = replay.stderr.read() if replay.stderr is not None else ""
+    return bot, code, rss, replay.stderr.read() if replay.stderr is not None else ""
+
+
+def test_a_program_that_writes_and_never_reads_ends_replay_bot_naming_the_bot(tmp_path: Path) -> None:
+    """Offline, each of its lines is judged at the seat's next decision: an error line it never
+    reads. The seat writes from its own thread, so nothing blocks, and stops it at UNREAD_LIMIT."""
+    bot, code, rss, stderr = replay_seat_with(tmp_path, "flood.py", FLOOD)
     assert code == 2, stderr
     assert f"bot {bot!r} left more than {UNREAD_LIMIT} bytes of its input unread, the stdio protocol's limit: stopped" in stderr
     assert rss < 200 * MIB, f"mizerka replay peaked at {rss // MIB} MiB"
@@ -358,18 +364,7 @@ for line in sys.stdin:
 
 
 def test_a_300_mb_line_to_replay_bot_is_refused_naming_the_bot_and_the_limit(tmp_path: Path) -> None:
-    path = tmp_path / "match.jsonl"
-    path.write_text(matchlog.dumps(real_log("mizerka-short")))
-    program = tmp_path / "big.py"
-    program.write_text(BIG_LINE)
-    bot = f"{sys.executable} -I {program}"
-    replay = subprocess.Popen([str(BIN / "mizerka"), "replay", str(path), "--seat", "0", "--bot", bot],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        code, rss = peak_rss(replay)
-    finally:
-        replay.kill()  # only if it still runs: a failed wait
-    stderr = replay.stderr.read() if replay.stderr is not None else ""
+    bot, code, rss, stderr = replay_seat_with(tmp_path, "big.py", BIG_LINE)
     assert code == 2, stderr
     assert f"bot {bot!r} wrote a line longer than {LINE_LIMIT} bytes, the stdio protocol's limit: stopped" in stderr
     assert "Traceback" not in stderr
