@@ -52,9 +52,9 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
     limit is too low for them."""
     connections = connections if connections is not None else ConnectionLimits()
     caps = ConnectionCaps.sized(raise_descriptor_limit(), 1 + len(unix_sockets), connections)
+    store = Store(db, referee_id)  # first: a database that cannot be used is the one line said
     log.info("connection caps", descriptors=caps.descriptors, grpc_per_listener=caps.grpc,
              http=caps.http if web is not None else None, http_per_host=caps.http_per_host if web is not None else None)
-    store = Store(db, referee_id)
     collector = Collector()  # no stall of a full garbage collection every few seconds under load
     arena = Arena(store, clock, seat_timeout_s, limits, pauses=collector.paused)  # its stalls are on no bot's clock
     stale = arena.abort_stale()
