@@ -12,11 +12,15 @@ export interface Hello {
    */
   'token'?: (string);
   /**
-   * The bot's name, for logs; the name registered with the token is the one shown to others.
+   * The bot's name, for logs; the name registered with the token is the one shown to others. At
+   * most 100 characters, all printable (letters, digits, punctuation, symbols, plain spaces; no
+   * control characters such as newlines or ESC, no format characters such as bidi overrides):
+   * otherwise the stream ends with status INVALID_ARGUMENT naming the field and the limit.
    */
   'name'?: (string);
   /**
-   * The bot's own version string (free text, for logs and results).
+   * The bot's own version string (free text, for logs and results). At most 200 characters, all
+   * printable, as for name (else INVALID_ARGUMENT).
    */
   'version'?: (string);
   /**
@@ -41,11 +45,15 @@ export interface Hello__Output {
    */
   'token': (string);
   /**
-   * The bot's name, for logs; the name registered with the token is the one shown to others.
+   * The bot's name, for logs; the name registered with the token is the one shown to others. At
+   * most 100 characters, all printable (letters, digits, punctuation, symbols, plain spaces; no
+   * control characters such as newlines or ESC, no format characters such as bidi overrides):
+   * otherwise the stream ends with status INVALID_ARGUMENT naming the field and the limit.
    */
   'name': (string);
   /**
-   * The bot's own version string (free text, for logs and results).
+   * The bot's own version string (free text, for logs and results). At most 200 characters, all
+   * printable, as for name (else INVALID_ARGUMENT).
    */
   'version': (string);
   /**
