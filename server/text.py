@@ -44,7 +44,7 @@ def unprintable(text: str) -> str | None:
     return next((c for c in text if c != " " and c != "\\" and not c.isprintable()), None)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)  # one file, read once
 def _confusables() -> dict[str, list[dict[str, str]]]:
     """Unicode's confusables.txt as the confusable-homoglyphs package ships it (both directions:
     a character's prototype, and a prototype's look-alikes). Read at the first name checked, not
