@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers bench-spectators venv proto clean
+.PHONY: demo test bench-cli bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers bench-spectators venv proto clean
 
 venv: $(STAMP)
 
@@ -19,6 +19,11 @@ demo: $(STAMP)
 
 test: $(STAMP) clients
 	$(BIN)/python -m pytest -q
+
+# How long `mizerka` and `mizerka-bot` take to start, against a bare `import typer` (BENCHMARKS.md,
+# "Command-line start-up"); options go in ARGS, e.g. make bench-cli ARGS="--rounds 30".
+bench-cli: $(STAMP)
+	$(BIN)/python tests/bench/bench_cli.py $(ARGS)
 
 bench-engine: $(STAMP)
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[bench]'

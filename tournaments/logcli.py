@@ -25,7 +25,7 @@ from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import FULL, project_events
 from mizerka_proto import events_pb2, referee_pb2
 from server import matchlog
-from server.cli import usage_error
+from server.commands import usage_error
 from server.describe import EventText, default_text, describe_action, signed, strike_text
 from server.logverify import Divergence, Verified, verify_game
 from server.matchlog import GameLog
@@ -41,7 +41,9 @@ DEFAULT_DB = "data/arena.sqlite"
 DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a PostgreSQL URL (as for `mizerka serve`).")]
 
 match_app = typer.Typer(help="Stored matches: list them, export their games as match logs (docs/match-log.md).",
-                        no_args_is_help=True)
+                        no_args_is_help=True, add_completion=False)
+replay_app = typer.Typer(add_completion=False)
+rerun_app = typer.Typer(add_completion=False)
 
 
 def _open_store(db: str) -> Any:
@@ -289,6 +291,7 @@ def _print_scoresheet(v: Verified, title: str = "") -> None:
 
 
 # ------------------------------------------------------------------------------ replay
+@replay_app.command("replay")
 def replay_command(
     file_or_id: Annotated[str, typer.Argument(metavar="FILE_OR_ID", help="A match log (JSON Lines; '-' for standard input) or a match id in --db.")],
     db: DbOption = DEFAULT_DB,
@@ -365,6 +368,7 @@ def _short(label: str) -> str:
     return os.path.basename(words[-1]) if words else label
 
 
+@rerun_app.command("rerun")
 def rerun_command(
     file_or_id: Annotated[str, typer.Argument(metavar="FILE_OR_ID", help="A match log (JSON Lines) or a match id in --db.")],
     bot: Annotated[list[str] | None, typer.Option("--bot", metavar="SEAT=BOT",

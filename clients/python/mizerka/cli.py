@@ -35,12 +35,14 @@ __all__ = ["main", "build_parser"]
 def build_parser(prog: str = "mizerka-bot") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog=prog,
-        description="Connect a built-in Mizerka bot to a referee and play the games it is seated in.",
+        usage=f"{prog} [options] NAME\n       {prog} stdio [options] -- CMD ARGS...",
+        description="Connect a built-in Mizerka bot to a referee and play the games it is seated in; "
+        "or, with stdio, play through a program of your own in any language (JSON Lines on stdin/stdout).",
         epilog=f"Environment: {ENV_SERVER} (default {DEFAULT_SERVER}), {ENV_TOKEN} and {ENV_PARALLEL} (default 1); "
         f"flags override them; TLS settings come from MIZERKA_TLS* (see the TLS flags). '{prog} stdio [options] -- CMD ARGS...' plays through a program that speaks JSON "
         f"Lines on stdin/stdout instead (see '{prog} stdio --help' and docs/stdio-protocol.md).",
     )
-    p.add_argument("bot", metavar="NAME", choices=sorted(BOTS), help=f"the bot: {', '.join(sorted(BOTS))}")
+    p.add_argument("bot", metavar="NAME", choices=sorted(BOTS), help=f"the bot: {', '.join(sorted(BOTS))} (or stdio: see '{prog} stdio --help')")
     p.add_argument("--server", help=f"referee address HOST:PORT (default: ${ENV_SERVER} or {DEFAULT_SERVER})")
     p.add_argument("--token", help=f"the bot's token (default: ${ENV_TOKEN})")
     p.add_argument("--parallel", type=int, default=None, metavar="N",
