@@ -51,7 +51,7 @@ OVERVIEW_RATE_PER_S, OVERVIEW_BURST = 10.0, 20  # per host; the page asks once e
 # At most one update per live match per PACE_S, whatever its number of spectators (Broadcast): what
 # changed meanwhile comes folded into the next one (server/watch.py), so spectators cost the referee
 # a bounded amount however fast bots play.
-PACE_S = 0.3  # about three a second: enough to see the cards come, cheap for the referee (BENCHMARKS.md)
+PACE_S = 0.3  # about three a second: enough to see the cards, cheap for the referee (BENCHMARKS.md, "Spectators on the web page")
 HEADERS = {  # the pages load nothing from elsewhere and cannot be framed
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
