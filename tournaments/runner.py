@@ -208,6 +208,7 @@ class LeagueRunner:
         """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
         league = self.league
         row = self.bots[spec.name]
+        log = league.data / "logs" / f"{spec.name}.log"
         while not row["disabled"]:
             if self.referee is not None:
                 await self.referee.up.wait()
@@ -216,7 +217,7 @@ class LeagueRunner:
             if self.referee is None:  # a remote referee: reach it as the runner does (TLS); a bot's own env wins
                 env = {**self.client.connection.env(), **env}
             try:
-                process: Child | None = self.sandbox.start(spec, env, league.data / "logs" / f"{spec.name}.log")
+                process: Child | None = self.sandbox.start(spec, env, log)
             except OSError as e:
                 process, why = None, f"could not be started: {e}"
             if process is not None:
@@ -230,11 +231,9 @@ class LeagueRunner:
                 reason = f"disabled after {crashes} crashes (last: {why}); its remaining games are forfeits"
                 self.store.disable_league_bot(league.name, spec.name, reason)
                 row["disabled"] = reason
-                log = league.data / "logs" / f"{spec.name}.log"
-                # a bot that never connected is (nearly always) a setup mistake: its log says which
-                never = spec.name not in self.connected
-                self.report("bot-disabled", {"bot": spec.name, "reason": reason, "last": why, "never_connected": never, "log": str(log),
-                                             "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
+                never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which
+                self.report("bot-disabled", {"bot": spec.name, "reason": reason, "last": why, "never_connected": never,
+                                             "log": str(log), "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
                 return
             self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
             await trio.sleep(RESTART.delay(crashes))
