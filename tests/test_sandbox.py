@@ -521,3 +521,28 @@ def test_exit_reasons_name_the_limit() -> None:
     assert exit_reason(1, limits, "ValueError: mine\n", True) == "exited with code 1"
     assert exit_reason(1, limits, "MemoryError\n", False) == "exited with code 1"  # no sandbox, no limit to blame
     assert exit_reason(3, Limits(memory_mb=0, processes=0), "MemoryError", True) == "exited with code 3"
+
+
+def test_the_expert_bot_plays_a_sandboxed_league_without_a_fault_and_beats_random(tmp_path: Path) -> None:
+    """The expert searches with the rules engine (mizerka_engine), which the editable install of
+    `make venv` keeps in the project's folder, outside the venv: the sandbox shows it, as it shows
+    the SDK, because the SDK's distribution requires it (its `expert` extra)."""
+    need_sandbox()
+    lines = ['name = "x"', 'preset = "mizerka-short"', 'seed = "expert-sandboxed"', "duplicate = true", "games_per_table = 1",
+             f'data = "{tmp_path / "data"}"', "max_crashes = 1", "startup_timeout_s = 60", "[options]", "deals = 3",
+             "[clock]", "decision_ms = 5000", "bank_ms = 60000",
+             "[[bots]]", 'name = "expert"', 'command = ["mizerka-bot", "expert", "--seed", "1"]']
+    for name, seed in (("random", 2), ("random2", 3)):
+        lines += ["[[bots]]", f'name = "{name}"', f'command = ["mizerka-bot", "random", "--seed", "{seed}"]']
+    path = tmp_path / "x.toml"
+    path.write_text("\n".join(lines) + "\n")
+    run = run_league(path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "bots run in a sandbox (bubblewrap)" in run.stdout
+    log = (tmp_path / "data" / "logs" / "expert.log").read_text()
+    assert "invalid choice" not in log and "[mizerka] the bot's process" not in log, log[-2000:]
+    table = standings(path)
+    expert = table["expert"]
+    assert expert["crashes"] == 0 and not expert["disabled"] and expert["games"] == 3, expert
+    assert all(count == 0 for count in expert["faults"].values()), expert  # no default, timeout, refusal, forfeit
+    assert all(expert["mean"] > table[other]["mean"] for other in ("random", "random2")), table

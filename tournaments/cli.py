@@ -26,6 +26,7 @@ from server.logs import configure_logging, private_umask
 from server.metrics import start_metrics_server
 from server.store import DatabaseError, StoreError
 from server.web import WebExtras
+from tournaments.bot_commands import BotCommandError, check_commands
 from tournaments.config import League, LeagueError, load_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
 from tournaments.local_referee import LOCAL_HOST
@@ -127,6 +128,11 @@ def league_run(
     to_workers = remote is None and not here and is_postgres(league.database)
     if to_workers and (host != LOCAL_HOST or port or http_port is not None):
         raise usage_error("--host, --port and --http-port are for the league's own referee: the workers run theirs (or use --here)")
+    if not to_workers:  # this host starts the bots (a submitted league's workers check theirs: cannot-play)
+        try:
+            check_commands(league)
+        except BotCommandError as e:
+            raise usage_error(str(e)) from None
     try:
         if to_workers:
             result = trio.run(submit_league, league, reporter, fresh)
@@ -156,6 +162,8 @@ def league_run(
     console.print(head_to_head_table(result))
     if reporter.unsandboxed:
         console.print(f"[bold red]{reporter.unsandboxed}[/]", highlight=False)
+    if failed := reporter.failure_summary():
+        raise usage_error(f"league {league.name}: {failed}", 1)
 
 
 @app.command()

@@ -106,6 +106,7 @@ class Reporter:
         self.new = 0
         self.workers: dict[str, dict[str, int]] = {}  # a league submitted to workers: their games
         self.unsandboxed = ""  # the warning that its bots ran without a sandbox, repeated under the standings
+        self.never_connected: list[str] = []  # bots disabled before they ever connected: "NAME (why; its log: PATH)"
 
     def __call__(self, event: str, data: dict[str, Any]) -> None:
         handler = getattr(self, f"on_{event.replace('-', '_')}", None)
@@ -162,6 +163,21 @@ class Reporter:
 
     def on_bot_disabled(self, d: dict[str, Any]) -> None:
         self._say(f"[bold red]bot {shown(d['bot'])} {shown(d['reason'])}[/]")
+        if not d.get("never_connected"):
+            return
+        self.never_connected.append(f"{printable(d['bot'])} (last: {printable(d['last'])}; its log: {d['log']})")
+        tail = d.get("log_tail") or ["(empty)"]
+        # the bot's own words: printed as they are, never read as markup
+        self.console.print(f"bot {printable(d['bot'])} never connected; the last lines of its log, {d['log']}:\n"
+                           + "\n".join(f"  | {printable(line)}" for line in tail), markup=False, highlight=False, soft_wrap=True)
+
+    def failure_summary(self) -> str:
+        """What went wrong with the league's bots, for the end of `league run` (empty: nothing)."""
+        if not self.never_connected:
+            return ""
+        n = len(self.never_connected)
+        return (f"{n} bot{'s' if n != 1 else ''} never connected and {'were' if n != 1 else 'was'} disabled, "
+                f"{'their' if n != 1 else 'its'} games played as forfeits: {'; '.join(self.never_connected)}")
 
     def on_referee_restart(self, d: dict[str, Any]) -> None:
         self._say(f"the referee exited (code {d['code']}); restarted it, unfinished games will be replayed")

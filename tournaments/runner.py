@@ -42,7 +42,7 @@ from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.bwrap import BotSandbox
 from tournaments.config import BotSpec, League
 from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
-from tournaments.processes import Child
+from tournaments.processes import Child, last_lines
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.schedule import batches, deal_groups, match_group, schedule
 from tournaments.sequential import Separation
@@ -65,6 +65,7 @@ BOT_ENV_PREFIXES = ("LC_",)
 LEFT_OVER = "the league runner stopped while this match was in flight; the game is played again"
 STOPPING = "the league runner is stopping; the game will be played again"
 LEASE_LOST = "this worker's lease on the game expired; another worker plays it again"
+LOG_TAIL_LINES = 12  # of a bot's log, shown when it is disabled without ever having connected
 
 
 def name_variants(name: str) -> Iterator[str]:
@@ -136,6 +137,7 @@ class LeagueRunner:
         self.report = report
         self.referee = referee
         self.bots: dict[str, dict[str, Any]] = {}
+        self.connected: set[str] = set()  # bots a process of which has connected in this run
         self.parallel = slots or league.concurrency  # games at once: each bot process holds a stream per game
         self.limiter = trio.CapacityLimiter(self.parallel)
         # each game waits for its match in a thread of its own, never taking one of trio's default
@@ -206,6 +208,7 @@ class LeagueRunner:
         """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
         league = self.league
         row = self.bots[spec.name]
+        log = league.data / "logs" / f"{spec.name}.log"
         while not row["disabled"]:
             if self.referee is not None:
                 await self.referee.up.wait()
@@ -214,7 +217,7 @@ class LeagueRunner:
             if self.referee is None:  # a remote referee: reach it as the runner does (TLS); a bot's own env wins
                 env = {**self.client.connection.env(), **env}
             try:
-                process: Child | None = self.sandbox.start(spec, env, league.data / "logs" / f"{spec.name}.log")
+                process: Child | None = self.sandbox.start(spec, env, log)
             except OSError as e:
                 process, why = None, f"could not be started: {e}"
             if process is not None:
@@ -228,7 +231,9 @@ class LeagueRunner:
                 reason = f"disabled after {crashes} crashes (last: {why}); its remaining games are forfeits"
                 self.store.disable_league_bot(league.name, spec.name, reason)
                 row["disabled"] = reason
-                self.report("bot-disabled", {"bot": spec.name, "reason": reason})
+                never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which
+                self.report("bot-disabled", {"bot": spec.name, "reason": reason, "last": why, "never_connected": never,
+                                             "log": str(log), "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
                 return
             self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
             await trio.sleep(RESTART.delay(crashes))
@@ -243,6 +248,7 @@ class LeagueRunner:
                 await trio.sleep(0.05)
         if startup.cancelled_caught:
             return f"did not connect within {timeout:g} s"
+        self.connected.add(spec.name)
         await process.wait()
         return self.sandbox.exit_reason(spec, process)
 
