@@ -138,7 +138,7 @@ function renderMatch(meta) {
     el("p", { cls: `state ${state}`, text: {
       connecting: "Connecting…", live: "Live: only what a spectator may see.",
       sealed: "Ended. Its full record stays hidden until its league is over and published.",
-      public: "Ended: the full record.",
+      public: "Ended and public: step through it, every hand shown.",
     }[state] }),
     current ? renderGame(current) : el("p", { cls: "muted", text: "Waiting for the first card." }),
   );
