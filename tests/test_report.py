@@ -50,7 +50,7 @@ def test_embedded_json_cannot_end_its_script_element() -> None:
     assert json.loads(text) == data
     page = render_page("index", "a <b> & 'c'", data)
     assert "<title>a &lt;b&gt; &amp; &#x27;c&#x27;</title>" in page
-    assert page.count("</script>") == 2  # the data element's and the script tag's own
+    assert page.count("</script>") == 3  # the data element's and the two script tags' own (the board, the report)
 
 
 def test_page_names_are_plain_and_unique() -> None:
