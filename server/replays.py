@@ -32,8 +32,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from server.frames import game_frames, scoresheet
 from server.limits import HostBuckets
-from server.records import FinishedGame, finished_update
+from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
 from server.store import Store
 from server.web_json import WebUpdate, web_update
@@ -79,12 +80,17 @@ def _start_worker(url: str) -> None:
 
 
 def render_in_worker(job: Job) -> Rendered | None:
-    """The worker's part: one finished game's update, encoded; None if the game is not stored."""
+    """The worker's part: one finished game's update, encoded; None if the game is not stored. A
+    full record for the web page carries the game's frames and score sheet too (server/frames.py):
+    the page steps through them with the report's board."""
     assert _store is not None, "render runs in a worker started by _start_worker"
-    update = finished_update(_store, job.game)
-    if update is None:
+    replayed = replay_finished(_store, job.game)
+    if replayed is None:
         return None
-    return update.SerializeToString() if job.encoding is Encoding.PROTO else web_update(update)
+    update = finished_update(_store, job.game, replayed)
+    if job.encoding is Encoding.PROTO:
+        return update.SerializeToString()
+    return web_update(update, {"frames": game_frames(replayed), "scoresheet": scoresheet(replayed)} if job.game.full else {})
 
 
 # ------------------------------------------------------------------------------ in the referee

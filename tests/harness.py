@@ -76,12 +76,12 @@ class Referee:
 
 
 @contextmanager
-def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None) -> Iterator[Referee]:
-    """`mizerka serve` on a free loopback port with a fresh SQLite file; stopped with SIGTERM.
+def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None, db: Path | None = None) -> Iterator[Referee]:
+    """`mizerka serve` on a free loopback port with a fresh SQLite file (or ``db``); stopped with SIGTERM.
     ``preexec`` runs in the child before it starts (e.g. to lower its resource limits)."""
     ready = tmp / "ready"
     log_path = tmp / "referee.log"
-    db = tmp / "arena.sqlite"
+    db = tmp / "arena.sqlite" if db is None else db
     ready.unlink(missing_ok=True)  # a referee started earlier on this folder left its own
     cmd = [str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--admin-token", ADMIN,
            "--ready-file", str(ready), "--log-format", "json", *args]

@@ -32,7 +32,7 @@ from tournaments.config import load_league
 from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
 
 from browser import launch, new_page
-from harness import need_sandbox
+from harness import ROOT, need_sandbox
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -50,7 +50,7 @@ def test_embedded_json_cannot_end_its_script_element() -> None:
     assert json.loads(text) == data
     page = render_page("index", "a <b> & 'c'", data)
     assert "<title>a &lt;b&gt; &amp; &#x27;c&#x27;</title>" in page
-    assert page.count("</script>") == 2  # the data element's and the script tag's own
+    assert page.count("</script>") == 3  # the data element's and the two script tags' own (the board, the report)
 
 
 def test_page_names_are_plain_and_unique() -> None:
@@ -154,6 +154,8 @@ def test_the_site_has_an_index_a_page_per_game_and_its_assets(site: dict[str, An
     out: Path = site["out"]
     pages = sorted((out / "matches").glob("*.html"))
     assert len(pages) == 12 and (out / "assets" / "report.js").is_file() and (out / "assets" / "report.css").is_file()
+    for name in ("board.js", "board.css"):  # the web page's board, the one file both draw with
+        assert (out / "assets" / name).read_bytes() == (ROOT / "server" / "web_assets" / name).read_bytes()
     for page in [out / "index.html", *pages]:
         text = page.read_text()
         assert "<img" not in text  # the name is only ever data
