@@ -81,6 +81,9 @@ def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     ("name = ", "not valid TOML"),
     ('name = "x"', "missing required key 'bots'"),
     ('name = "x"\ncolour = 1\nbots = []', "unknown key 'colour'"),
+    # A typo in a bot's table: which bot, and the key it was probably meant to be.
+    ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "alice", comand = "b"}]',
+     "bots[1] ('alice'): unknown key 'comand' (did you mean 'command'?); expected one of name, command"),
     ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "a", command = "b"}, {name = "c", command = "c"}]',
      "bot name 'a' is used twice"),
     ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "b", command = "b"}]', "needs at least 3 bots"),

@@ -25,6 +25,7 @@ from server.database import is_postgres
 from server.logs import configure_logging, private_umask
 from server.metrics import start_metrics_server
 from server.store import DatabaseError, StoreError
+from server.text import counted
 from server.web import WebExtras
 from tournaments.bot_commands import BotCommandError, check_commands
 from tournaments.config import League, LeagueError, load_league
@@ -158,7 +159,7 @@ def league_run(
         reporter.close()
         for reader in readers:
             reader.close()
-    console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
+    console.print(standings_table(result, f"{league.name}: standings after {counted(result.games, 'game')}"))
     console.print(head_to_head_table(result))
     if reporter.unsandboxed:
         console.print(f"[bold red]{reporter.unsandboxed}[/]", highlight=False)
@@ -233,7 +234,7 @@ def league_standings(
         print(json.dumps(result.to_json(), indent=2))
         return
     console = Console(width=max(Console().width, 120))
-    console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
+    console.print(standings_table(result, f"{league.name}: standings after {counted(result.games, 'game')}"))
     console.print(head_to_head_table(result))
 
 
@@ -249,12 +250,12 @@ def report(
         summary = write_report(league, out, unfinished=unfinished)
     except (ReportError, DatabaseError, OSError) as e:  # OSError: the folder cannot be written
         raise usage_error(str(e)) from None
-    print(f"wrote {summary.out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
+    print(f"wrote {summary.out / 'index.html'} and {counted(summary.games, 'game page')}; open it in a browser (see docs/report.md)")
     if summary.unfinished:
         print(f"warning: {summary.unfinished}: this report shows every hand of them, keep it to yourself "
               "(the web page does not serve it while the league is sealed)", file=sys.stderr)
     if summary.failed:
-        raise usage_error(f"{len(summary.failed)} games could not be shown: {'; '.join(summary.failed)}", 1)
+        raise usage_error(f"{counted(len(summary.failed), 'game')} could not be shown: {'; '.join(summary.failed)}", 1)
 
 
 def main() -> None:

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from server.scoresheet import name_cell
-from server.text import printable
+from server.text import counted, printable
 from tournaments.sequential import PairEvidence, Separation, Verdict
 from tournaments.stats import Standings
 
@@ -34,7 +34,7 @@ def standings_table(result: Standings, title: str = "Standings") -> Table:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for i, b in enumerate(result.bots, 1):
         # One set has no spread to estimate an interval from: say so rather than show a bare mean.
-        ci = f" ± {b.ci95:.2f}" if b.ci95 is not None else f" (no CI: {b.sets} set{'s' if b.sets != 1 else ''})"
+        ci = f" ± {b.ci95:.2f}" if b.ci95 is not None else f" (no CI: {counted(b.sets, 'set')})"
         faults = ", ".join(f"{k} {v}" for k, v in b.faults.items() if v)
         if b.crashes:
             faults = ", ".join(x for x in (faults, f"crashes {b.crashes}") if x)
@@ -63,10 +63,10 @@ def settled_line(evidence: Separation) -> str:
     if not evidence.settled:
         done = sum(p.verdict is Verdict.SETTLED for p in evidence.pairs)
         return (f"not settled at {level}: {done} of {len(evidence.pairs)} adjacent pairs separated "
-                f"after {evidence.rounds} complete rounds ({evidence.games} games)")
+                f"after {counted(evidence.rounds, 'complete round')} ({counted(evidence.games, 'game')})")
     left = evidence.scheduled - evidence.games
     stopped = f"; the league stopped: {left} scheduled games were not needed" if left > 0 else ""
-    return (f"settled at {level} after {evidence.games} games ({evidence.rounds} rounds): every adjacent pair "
+    return (f"settled at {level} after {counted(evidence.games, 'game')} ({counted(evidence.rounds, 'round')}): every adjacent pair "
             f"separated{stopped}")
 
 
@@ -131,7 +131,7 @@ class Reporter:
         self.total, self.done = d["total"], d["done"]
         self.progress.update(self.task, total=self.total, completed=self.done)
         resumed = f", resuming: {self.done} already played" if self.done else ""
-        self._say(f"league {shown(self.name)}: {self.total} games{resumed}")
+        self._say(f"league {shown(self.name)}: {counted(self.total, 'game')}{resumed}")
         if self.console.is_terminal and d["todo"]:
             self.live = Live(self._render(), console=self.console, refresh_per_second=4)
             self.live.start()
@@ -191,7 +191,7 @@ class Reporter:
                   "their results (if any) are discarded and they are played again")
 
     def on_aborted(self, d: dict[str, Any]) -> None:
-        self._say(f"aborted {len(d['matches'])} unfinished matches of the league on the referee ({d['reason']})")
+        self._say(f"aborted {counted(len(d['matches']), 'unfinished match', 'unfinished matches')} of the league on the referee ({d['reason']})")
 
     def on_abort_unsupported(self, d: dict[str, Any]) -> None:
         self._say("[yellow]warning: the referee has no Arena.AbortMatches (an older version): matches an earlier "
@@ -209,7 +209,7 @@ class Reporter:
                            markup=False, highlight=False, soft_wrap=True)
 
     def on_settled(self, d: dict[str, Any]) -> None:
-        self._say(f"settled after {d['games']} games ({d['rounds']} rounds): every adjacent pair of the standings "
+        self._say(f"settled after {counted(d['games'], 'game')} ({counted(d['rounds'], 'round')}): every adjacent pair of the standings "
                   f"is separated at {d['confidence']:.0%}; the other {d['scheduled'] - d['games']} scheduled games "
                   "are not needed")
 

@@ -288,7 +288,7 @@ def _write_site(store: LeagueStore, league: League, out: Path, group: str, reaso
         summary.games += 1
     index = {
         "league": league.name, "preset": league.preset, "options": league.options, "format": league.format,
-        "candidate": league.candidate, "seatings": league.seatings, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "candidate": league.candidate, "seatings": league.seatings, "duplicate": league.duplicate, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
         "games": result.games, "scheduled": len(rows), "faults": list(FAULTS),
         "standings": _standings_json(result, disabled),
         "separation": None if result.separation is None else result.separation.to_json(),

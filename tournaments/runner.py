@@ -38,6 +38,7 @@ from mizerka_proto import arena_pb2
 from server.logs import private_dir
 from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
+from server.text import counted
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.bwrap import BotSandbox
 from tournaments.config import BotSpec, League
@@ -228,7 +229,7 @@ class LeagueRunner:
             crashes = self.store.count_crash(league.name, spec.name)
             row["crashes"] = crashes
             if crashes >= league.max_crashes:
-                reason = f"disabled after {crashes} crashes (last: {why}); its remaining games are forfeits"
+                reason = f"disabled after {counted(crashes, 'crash', 'crashes')} (last: {why}); its remaining games are forfeits"
                 self.store.disable_league_bot(league.name, spec.name, reason)
                 row["disabled"] = reason
                 never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which

@@ -202,7 +202,7 @@ async function leaguePage() {
     const s = d.standings;
     const rows = s.bots.map((b, i) => [
       String(i + 1), b.name, fmt(b.ordinal, 2), `${fmt(b.mu, 1)} ± ${fmt(b.sigma, 1)}`, String(b.games),
-      `${b.mean >= 0 ? "+" : ""}${fmt(b.mean, 2)}${b.ci95 === null ? ` (no CI: ${b.sets} sets)` : ` ± ${fmt(b.ci95, 2)}`}`,
+      `${b.mean >= 0 ? "+" : ""}${fmt(b.mean, 2)}${b.ci95 === null ? ` (no CI: ${b.sets} set${b.sets === 1 ? "" : "s"})` : ` ± ${fmt(b.ci95, 2)}`}`,
       String(b.wins),
       Object.entries(b.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).concat(b.crashes ? [`crashes ${b.crashes}`] : []).join(", ") + (b.disabled ? " DISABLED" : "") || "–",
     ]);

@@ -33,7 +33,7 @@
         el("p", { class: "meta" },
           "preset " + d.preset + (options.length ? " (" + options.join(", ") + ")" : "") + " \u00b7 " + d.format +
           (d.candidate ? " (candidate " + d.candidate + ")" : "") + " \u00b7 seatings " + d.seatings + " \u00b7 " +
-          d.games + " of " + d.scheduled + " games finished \u00b7 generated " + d.generated)),
+          d.games + " of " + counted(d.scheduled, "game") + " finished \u00b7 generated " + d.generated)),
       standingsSection(d),
       chartSection(d),
       headToHeadSection(d),
@@ -49,30 +49,39 @@
     return signed(p.difference) + " [" + signed(p.lo) + ", " + signed(p.hi) + "] " + p.verdict;
   }
 
+  /* "1 set", "2 sets": a count with its noun in agreement (server/text.py's counted, for the page). */
+  function counted(n, noun, plural) {
+    return n + " " + (n === 1 ? noun : plural || noun + "s");
+  }
+
   function settledText(sep) {
     var level = Math.round(sep.confidence * 100) + "%";
     var done = sep.pairs.filter(function (p) { return p.verdict === "settled"; }).length;
     if (!sep.settled) {
       return "Not settled at " + level + ": " + done + " of " + sep.pairs.length + " adjacent pairs separated after " +
-        sep.rounds + " complete rounds (" + sep.games + " games).";
+        counted(sep.rounds, "complete round") + " (" + counted(sep.games, "game") + ").";
     }
     var left = sep.scheduled - sep.games;
-    return "Settled at " + level + " after " + sep.games + " games (" + sep.rounds + " rounds): every adjacent pair " +
-      "separated" + (left > 0 ? "; the league stopped, " + left + " scheduled games were not needed." : ".");
+    return "Settled at " + level + " after " + counted(sep.games, "game") + " (" + counted(sep.rounds, "round") +
+      "): every adjacent pair separated" +
+      (left > 0 ? "; the league stopped, " + counted(left, "scheduled game") + (left === 1 ? " was" : " were") +
+       " not needed." : ".");
   }
 
   function standingsSection(d) {
     var sep = d.separation;
     var s = section("standings-section", "Standings",
       "Rating: OpenSkill (Plackett\u2013Luce) ordinal \u03bc \u2212 3\u03c3, over the games in schedule order. " +
-      "Points per game with a 95% interval over duplicate sets (same cards, every seating). " +
+      "Points per game with a 95% interval over " + (d.duplicate
+        ? "duplicate sets (a table's game number in every seating, all with the same cards). "
+        : "sets (a table's game number in every seating; each game deals its own cards). ") +
       "Wins: first places, shared first places split." + (sep ? " Ahead of next: the lead in points per game " +
       "over the bot below, with its anytime-valid interval over complete rounds (docs/standings.md). " +
       settledText(sep) : ""));
     var head = ["#", "bot", "rating", "\u03bc", "\u03c3", "games", "points/game", "95% interval", "wins"];
     if (sep) head.push("ahead of next (" + Math.round(sep.confidence * 100) + "%)");
     var body = d.standings.map(function (b, i) {
-      var interval = b.ci95 === null ? el("span", { class: "none", title: "needs at least 2 duplicate sets", text: "\u2014" })
+      var interval = b.ci95 === null ? el("span", { class: "none", title: "needs at least 2 sets", text: "\u2014" })
         : "\u00b1 " + b.ci95.toFixed(2) + " [" + signed(b.mean - b.ci95) + ", " + signed(b.mean + b.ci95) + "]";
       return el("tr", { "data-bot": b.name, "data-games": b.games, "data-mean": b.mean, class: b.disabled ? "disabled" : null },
         el("td", { class: "num rank", text: b.rank }),
@@ -212,7 +221,8 @@
   function matchesSection(d) {
     var s = section("matches-section", "Games",
       "Every scheduled game in schedule order; a game of a set (same table, same seed) deals the same cards " +
-      "in each seating. Open a replay to see every hand, every trick and the score sheet.");
+      "in each seating. Open a replay to see every hand, every trick and the score sheet; the match id is the " +
+      "referee's name of the game (mizerka replay ID --db DATABASE, or mizerka replay --league FILE KEY).");
     var rows = d.matches.map(function (m) {
       var top = m.totals ? Math.max.apply(null, m.totals) : null;
       var seats = m.seats.map(function (name, i) {
@@ -225,13 +235,14 @@
       return el("tr", { "data-key": m.key, class: m.status.toLowerCase() },
         el("td", { class: "num", text: m.position + 1 }),
         el("td", { class: "key", text: m.key }),
+        el("td", { class: "match-id", text: m.match_id || "\u2014" }),
         el("td", { class: "seats" }, seats),
         el("td", { class: "status", text: m.status.toLowerCase() }),
         el("td", { class: "faults", text: faultText(m) }),
         el("td", null, link));
     });
     append(s, el("table", { id: "matches", class: "data" },
-      el("thead", null, el("tr", null, ["#", "game", "seats and points", "status", "faults", ""].map(function (h) {
+      el("thead", null, el("tr", null, ["#", "game", "match", "seats and points", "status", "faults", ""].map(function (h) {
         return el("th", { text: h });
       }))),
       el("tbody", null, rows)));
@@ -248,7 +259,7 @@
       el("header", null,
         el("h1", null, "Game ", el("span", { text: d.key })),
         el("p", { class: "meta", text: "league " + d.league + " \u00b7 preset " + d.preset + " \u00b7 seed " + d.seed +
-          " \u00b7 match " + d.match_id + " \u00b7 " + sheet.deals.length + " deals" }),
+          " \u00b7 match " + d.match_id + " \u00b7 " + counted(sheet.deals.length, "deal") }),
         el("p", { class: "final" }, "Final: ", names.map(function (name, s) {
           return el("span", { class: "seat-result" + (d.totals[s] === top ? " winner" : "") },
             el("span", { class: "name", text: name }), " " + signed(d.totals[s], 0));
