@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import pytest
 from google.protobuf import struct_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2
 from tournaments.bwrap import tools
+
+from needs import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -30,11 +31,11 @@ ADMIN = "test-admin-token"
 
 
 def need_sandbox() -> None:
-    """Skip, saying why, where bubblewrap's sandbox cannot run: a league runs its bots in it unless its
+    """Skip (fail under MIZERKA_REQUIRE_ALL), saying why, where bubblewrap's sandbox cannot run: a league runs its bots in it unless its
     file says otherwise, and refuses to start without it (docs/security.md, The sandbox)."""
     found = tools()
     if isinstance(found, str):
-        pytest.skip(f"no sandbox here: {found} (install the Debian package bubblewrap; .ci/run does)")
+        missing(f"no sandbox here: {found} (install the Debian package bubblewrap; .ci/run does)")
 
 
 @dataclass

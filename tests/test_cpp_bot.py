@@ -37,7 +37,7 @@ def missing_build_tools() -> list[str]:
 def cpp_bot() -> str:
     missing = missing_build_tools()
     if missing:
-        pytest.skip(f"C++ bot not built: missing {', '.join(missing)} (install the Debian packages {PACKAGES}; "
+        missing(f"C++ bot not built: missing {', '.join(missing)} (install the Debian packages {PACKAGES}; "
                     ".ci/run does)")
     done = subprocess.run(["make", "-C", str(CPP_DIR)], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"make -C clients/cpp failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"

@@ -368,3 +368,34 @@ def test_a_bot_whose_program_cannot_start_is_refused_before_the_league_starts(tm
                          f"no such file ({missing})"), errors
     assert len(errors) == 3, errors
     assert not (tmp_path / "data" / "league.sqlite").exists()  # refused before anything ran
+
+
+def test_a_changed_league_file_is_refused_and_fresh_starts_over_only_that_league(tmp_path: Path) -> None:
+    """Two leagues whose files name one data folder share its league.sqlite: a league file changed
+    after its league started is refused, naming what changed, and `--fresh` then starts that league
+    over without touching the other league's results."""
+    need_sandbox()
+    three = ("heuristic", "greedy", "cautious")
+    first, second = (league_file(tmp_path, name, bots=three) for name in ("first", "second"))
+    assert load_league(first).db_path == load_league(second).db_path  # one file for both
+    for path in (first, second):
+        done = run(path)
+        assert done.returncode == 0, done.stdout + done.stderr
+    kept, played = finished(second), finished(first)
+    assert kept and played
+
+    first.write_text(first.read_text().replace('seed = "fixed"', 'seed = "other"'))
+    changed = run(first)
+    assert changed.returncode == 2, changed.stdout + changed.stderr
+    said = " ".join(changed.stderr.split())
+    assert "league 'first' was started with a different seed" in said and "--fresh" in said, said
+    assert finished(first) == played  # nothing of the old results was touched
+
+    again = run(first, "--fresh")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"standings after {len(played)} games" in again.stdout
+    assert finished(second) == kept, "--fresh of one league wiped another league of the same data folder"
+    assert len(finished(first)) == len(played)
+    resumed = run(first)  # the new seed is now the league's own
+    assert resumed.returncode == 0 and f"resuming: {len(played)} already played" in resumed.stdout, resumed.stdout
+    assert run(second).returncode == 0 and finished(second) == kept

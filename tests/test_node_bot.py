@@ -20,6 +20,7 @@ from mizerka_proto import arena_pb2
 
 import foreign_bots
 from harness import ROOT, referee
+from needs import missing
 
 NODE_DIR = ROOT / "clients" / "node"
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
@@ -29,11 +30,11 @@ FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 def node() -> str:
     node = shutil.which("node")
     if node is None:
-        pytest.skip("Node.js is not installed (need node >= 18 and npm to test clients/node)")
+        missing("Node.js is not installed (need node >= 18 and npm to test clients/node)")
     if not (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
         npm = shutil.which("npm")
         if npm is None:
-            pytest.skip("npm is not installed: cannot install clients/node's dependencies (npm ci)")
+            missing("npm is not installed: cannot install clients/node's dependencies (npm ci)")
         done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, f"npm ci failed in clients/node:\n{done.stdout}\n{done.stderr}"
     return node

@@ -30,6 +30,7 @@ from tournaments.config import LeagueError, parse_league
 from tournaments.sandbox import Limits, SandboxMode
 
 from harness import need_sandbox, referee
+from needs import missing
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -184,13 +185,11 @@ print("touched 600 MiB", flush=True)
 
 def need_memory_cgroup() -> None:
     """Skip, saying why, where the runner can make no memory cgroup (not root, nothing delegated);
-    CI runs as root on hosts that have one: there a missing cgroup fails."""
+    CI runs as root on hosts that have one, with MIZERKA_REQUIRE_ALL: there a missing cgroup fails."""
     need_sandbox()
     found = runner_group()
     if isinstance(found, str):
-        if os.environ.get("CI") == "true" and os.geteuid() == 0:
-            pytest.fail(f"CI runs as root, but the sandbox has no memory cgroup: {found}")
-        pytest.skip(f"no memory cgroup for the sandbox here: {found}")
+        missing(f"no memory cgroup for the sandbox here: {found}")
 
 
 def sandbox_processes(marker: str) -> list[str]:
@@ -333,7 +332,7 @@ def test_without_a_memory_cgroup_the_sandbox_says_shared_memory_is_not_bounded(t
     """As in a container whose cgroup file system is read-only (Docker's default)."""
     need_memory_cgroup()
     if os.geteuid() != 0:
-        pytest.skip("needs root: the test remounts the cgroup file system read-only in a mount namespace of its own")
+        missing("needs root: the test remounts the cgroup file system read-only in a mount namespace of its own")
     mine = runner_group()
     assert not isinstance(mine, str)
     probe = [MIZERKA, "bot", "sandbox", "--memory-mb", "256", "--", sys.executable, "-c", "print(open('/proc/self/oom_score_adj').read())"]
@@ -441,6 +440,40 @@ def test_mizerka_bot_sandbox_runs_a_command_the_way_a_league_does(tmp_path: Path
     bad = subprocess.run([MIZERKA, "bot", "sandbox", "--server", "127.0.0.1:50051", "--", "true"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "the sandbox has no network" in bad.stderr
+
+
+def test_mizerka_bot_sandbox_reads_a_folder_only_with_read_and_bounds_threads_with_processes(tmp_path: Path) -> None:
+    """`--read PATH`: a folder outside the bot's own it may read (an opening book), and nothing else
+    of it without; `--processes N`: the processes and threads it may have."""
+    need_sandbox()
+    book = tmp_path / "books" / "opening.txt"
+    book.parent.mkdir()
+    book.write_text("lead low\n")
+    for path, mode in ((tmp_path, 0o755), (book.parent, 0o755), (book, 0o644)):  # readable for nobody too (a root runner)
+        path.chmod(mode)
+    reader = [sys.executable, "-c", f"print(open({str(book)!r}).read().strip())"]  # no path argument: not one of its folders
+    hidden = subprocess.run([MIZERKA, "bot", "sandbox", "--", *reader], capture_output=True, text=True, timeout=60)
+    assert hidden.returncode == 1 and "lead low" not in hidden.stdout, hidden.stdout + hidden.stderr
+    assert "FileNotFoundError" in hidden.stderr, hidden.stderr
+    given = subprocess.run([MIZERKA, "bot", "sandbox", "--read", str(book.parent), "--", *reader],
+                           capture_output=True, text=True, timeout=60)
+    assert given.returncode == 0 and given.stdout == "lead low\n", given.stdout + given.stderr
+
+    threads = [sys.executable, "-c", "import threading, time\n"
+               "started = 0\n"
+               "try:\n"
+               "    for _ in range(40):\n"
+               "        threading.Thread(target=time.sleep, args=(5,), daemon=True).start()\n"
+               "        started += 1\n"
+               "finally:\n"
+               "    print('started', started, flush=True)\n"]
+    bounded = subprocess.run([MIZERKA, "bot", "sandbox", "--processes", "8", "--", *threads],
+                             capture_output=True, text=True, timeout=60)
+    assert "can't start new thread" in bounded.stderr and bounded.returncode == 1, bounded.stdout + bounded.stderr
+    assert bounded.stdout.startswith("started ") and int(bounded.stdout.split()[1]) < 8, bounded.stdout
+    roomy = subprocess.run([MIZERKA, "bot", "sandbox", "--processes", "100", "--", *threads],
+                           capture_output=True, text=True, timeout=60)
+    assert roomy.returncode == 0 and roomy.stdout == "started 40\n", roomy.stdout + roomy.stderr
 
 
 def test_a_bot_in_mizerka_bot_sandbox_plays_through_the_referees_unix_socket(tmp_path: Path) -> None:

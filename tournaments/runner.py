@@ -378,16 +378,27 @@ async def run_league(league: League, report: Report, server: str | Connection | 
     return result
 
 
+def start_over(store: LeagueStore, league: League, own_referee: bool) -> LeagueStore:
+    """``--fresh``: forget this league and nothing else. The file of the league's data folder, used by
+    its own referee and holding no other league, is deleted (the referee's old matches and bots go
+    with it); where other leagues share it (their files name the same data folder), only this
+    league's schedule, results and bots are: theirs stay as they were."""
+    if not own_referee or league.db is not None or store.league_names() not in ([], [league.name]):
+        store.drop_league(league.name)
+        return store
+    store.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
+    return LeagueStore(league.database)
+
+
 async def _run_league(league: League, report: Report, server: str | Connection | None, admin_token: str | None,
                       fresh: bool, stop: Stop, host: str, port: int, http: tuple[str, int] | None) -> Standings | None:
     private_dir(league.data / "logs")
-    if fresh and server is None and league.db is None:  # the league's own database, its local referee's too: start it anew
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
     store = LeagueStore(league.database)
     try:
         if fresh:
-            store.drop_league(league.name)
+            store = start_over(store, league, own_referee=server is None)
         if server is None:
             token = admin_token_for(str(league.db_path), admin_token)
         elif admin_token:

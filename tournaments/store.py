@@ -134,6 +134,11 @@ class LeagueStore(Store):
                 conn.execute(leagues.update().where(leagues.c.name == name).values(admin_token=""))
         return row.secret or secret
 
+    def league_names(self) -> list[str]:
+        """Every league this database holds (a data folder's file is shared by the leagues that name it)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(leagues.c.name).order_by(leagues.c.name)).scalars())
+
     def league_state(self, name: str) -> str | None:
         """None: a league of one runner (or none yet); else its state among the workers (leases.LeagueState)."""
         with self.engine.connect() as conn:
