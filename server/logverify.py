@@ -38,8 +38,8 @@ from mizerka_engine.game import Game, IllegalAction, Phase
 from mizerka_engine.rules import Ruleset
 from server import protocol
 from server.describe import cards_text, deal_name, describe, pending_text, signed
-from server.text import counted
 from server.matchlog import GameLog, LogLine
+from server.text import counted
 
 
 class ReplayError(ValueError):

@@ -16,6 +16,7 @@ import json
 import unicodedata
 from importlib import resources
 
+
 def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun``, the noun in the plural (``noun`` + "s" unless given) for any count but 1."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -130,6 +131,36 @@ class Admin:
 
     def get(self, match_id: str) -> arena_pb2.Match:
         return self.stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), metadata=self.metadata).match
+
+
+def free_port() -> int:
+    """A port free now, for a test that must name its port before a server starts (a referee restarted
+    on the port its bots know); anything that can take port 0 and say which it got should (a ready file,
+    a log line), as another process may bind this one meanwhile."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def refused_port() -> Iterator[int]:
+    """A loopback port that refuses connections while the block runs: bound here and never listened
+    on, so no other process of a parallel run can take it meanwhile."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
+def logged_port(log: Path, event: str, timeout_s: float = 60) -> int:
+    """The port of the ``address`` that the line ``event`` of a JSON log names: a server started on
+    port 0 says there which one it got."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        lines = [json.loads(line) for line in (log.read_text() if log.exists() else "").splitlines() if line.startswith("{")]
+        if found := [line["address"] for line in lines if line.get("event") == event]:
+            return int(found[0].rsplit(":", 1)[1])
+        assert time.monotonic() < deadline, f"no {event!r} line in {log} after {timeout_s} s"
+        time.sleep(0.05)
 
 
 def scrape(port: int) -> dict[str, float]:

@@ -29,8 +29,8 @@ from mizerka_engine.rules import PRESETS, load_ruleset
 from server.policies import random_action
 from server.store import Store
 from tournaments.config import load_league
-from tournaments.store import LeagueStore
 from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
+from tournaments.store import LeagueStore
 
 from browser import launch, new_page
 from harness import ROOT, need_sandbox

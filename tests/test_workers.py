@@ -22,8 +22,8 @@ from test_crash_resume import NO_FAULTS, alive, descendants, standings
 
 from server.database import database_url
 
-from harness import need_sandbox, scrape
-from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
+from harness import logged_port, need_sandbox, scrape
+from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -108,10 +108,10 @@ def test_three_workers_one_killed_one_stopped_give_the_single_host_standings(
     submitter = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True)
     db = Db(pg_url)
-    ports = [free_port() for _ in range(3)]
-    workers = [start_worker(pg_url, tmp_path / f"w{i}", "--slots", "2", "--lease-s", "4", "--metrics-port", str(ports[i]))
+    workers = [start_worker(pg_url, tmp_path / f"w{i}", "--slots", "2", "--lease-s", "4", "--metrics-port", "0")
                for i in range(3)]
     try:
+        ports = [logged_port((tmp_path / f"w{i}").with_suffix(".log"), "metrics listening") for i in range(3)]
         # kill -9 of the first worker seen playing, mid-game: first its metrics while it plays (its
         # leases and its referee's live matches, on one endpoint); then it dies, and its referee and
         # bots with it; its games are retaken later
