@@ -277,6 +277,9 @@ def user_namespace(tools: Tools) -> int:
         helper.wait()
 
 
+PROBE_ATTEMPTS, PROBE_PAUSE_S = 3, 0.5  # the empty sandbox tried so often before the host is said to have none
+
+
 @functools.cache
 def tools() -> Tools | str:
     """The sandbox's tools on this host, or why there is no sandbox here: checked once, by running
@@ -288,16 +291,22 @@ def tools() -> Tools | str:
     if prlimit is None or root and (setpriv is None or sleep is None):
         return "prlimit or setpriv (util-linux) is missing"
     found = Tools(bwrap, prlimit, setpriv if root else None, sleep if root else None)
-    with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
-        box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
-        try:
-            done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
-                argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
-        except (OSError, subprocess.SubprocessError) as e:
-            return f"bwrap cannot start a sandbox here ({e})"
-    if done.returncode != 0:
-        return f"bwrap cannot start a sandbox here ({done.stderr.strip() or f'exit code {done.returncode}'})"
-    return found
+    why = ""
+    for attempt in range(PROBE_ATTEMPTS):  # a loaded host fails to make a namespace now and then
+        if attempt:
+            time.sleep(PROBE_PAUSE_S)
+        with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
+            box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
+            try:
+                done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
+                    argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
+            except (OSError, subprocess.SubprocessError) as e:
+                why = f"bwrap cannot start a sandbox here ({e})"
+                continue
+        if done.returncode == 0:
+            return found
+        why = f"bwrap cannot start a sandbox here ({done.stderr.strip() or f'exit code {done.returncode}'})"
+    return why
 
 
 def exit_reason(code: int, limits: Limits, tail: str, sandboxed: bool, oom_killed: bool = False) -> str:
