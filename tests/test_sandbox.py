@@ -20,6 +20,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -153,8 +154,25 @@ def hostile_league(tmp: Path, mode: str, targets: dict[str, object], extra: str 
     return path
 
 
-def run_league(path: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([MIZERKA, "league", "run", str(path)], capture_output=True, text=True, timeout=240, env=env)
+@dataclass(frozen=True)
+class LeagueRun:
+    """A finished ``mizerka league run``: its output, and its process id (its cgroups carry it)."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    pid: int
+
+
+def run_league(path: Path, env: dict[str, str] | None = None) -> LeagueRun:
+    with subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as league:
+        try:
+            stdout, stderr = league.communicate(timeout=240)
+        except subprocess.TimeoutExpired:
+            league.kill()
+            raise
+    return LeagueRun(league.returncode, stdout, stderr, league.pid)
 
 
 def standings(path: Path) -> dict[str, dict[str, object]]:
@@ -297,7 +315,8 @@ def test_shared_memory_past_the_limit_kills_the_bot_in_its_cgroup_and_spares_the
         assert all(count == 0 for count in table[other]["faults"].values()), table
     parent = runner_group()
     assert not isinstance(parent, str)
-    assert not list(parent.hierarchy.path.glob(RUNNER_PREFIX + "*/*/")), "a bot's cgroup outlived it"
+    # this league's runner group only: the other tests running beside this one have groups of their own
+    assert not list(parent.hierarchy.path.glob(f"{RUNNER_PREFIX}{run.pid}-*")), "the league's cgroups outlived it"
 
 
 @pytest.mark.parametrize("way", ["memfd", "anonymous", "sysv"])
