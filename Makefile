@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml constraints.txt clients/python/pyproject.toml proto/pyt
 demo: $(STAMP)
 	$(BIN)/mizerka league run tournaments/demo.toml --fresh --http-port 0
 
+# The suite in parallel (pytest-xdist): TEST_JOBS workers (auto: one per core; TEST_JOBS=0 runs it in
+# this one process). Tests that must not overlap share an xdist_group and run on one worker (loadgroup).
+TEST_JOBS ?= auto
 test: $(STAMP) clients
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS) --dist loadgroup
 
 # How long `mizerka` and `mizerka-bot` take to start, against a bare `import typer` (BENCHMARKS.md,
 # "Command-line start-up"); options go in ARGS, e.g. make bench-cli ARGS="--rounds 30".

@@ -11,7 +11,7 @@ deallocations by 700, and every object freed counts as a deallocation, however o
 thousands of streams each awaiting a bot, a new coroutine and future for every awaited message
 roughly balances an old one freed, so the young generation fills with every live await. Each
 young collection then walks all of them again: 40 to 60 ms pauses and 6 to 8% of the referee's
-CPU at 1,000 matches (`make bench-load`, BENCHMARKS.md).
+CPU at 1,000 matches (`make bench-load`; the runs are in BENCHMARKS.md's history, `git show 6132343`).
 
 So the automatic collector is off and this one runs on the event loop:
 

@@ -39,6 +39,7 @@ from mizerka_engine.rules import Ruleset
 from server import protocol
 from server.describe import cards_text, deal_name, describe, pending_text, signed
 from server.matchlog import GameLog, LogLine
+from server.text import counted
 
 
 class ReplayError(ValueError):
@@ -231,7 +232,7 @@ class Verified:
         void = sum(r.void for r in results)
         tiebreaks = sum(r.tiebreak and not r.void for r in results)
         extra = ", ".join(x for x in (f"{void} void" if void else "", f"{tiebreaks} tie-break" if tiebreaks else "") if x)
-        return (f"{self.deals} deals{f' ({extra})' if extra else ''}, totals {signed(self.totals)}, "
+        return (f"{counted(self.deals, 'deal')}{f' ({extra})' if extra else ''}, totals {signed(self.totals)}, "
                 f"ranks {' '.join(map(str, self.ranks))}")
 
 

@@ -15,7 +15,7 @@ backlog of its own: a few long iterations (a young collection, a burst of writes
 allowance, and at a steady load below saturation an iteration lasts about the target whatever the
 allowance, so the allowance settles at the arrivals per iteration and the messages behind wait tens
 of milliseconds (measured with 1,000 matches of bots thinking 500 ms and the referee at 0.7 of a
-core: tests/bench/bench_load.py, BENCHMARKS.md).
+core: tests/bench/bench_load.py; the runs are in BENCHMARKS.md's history, `git show a3fa597`).
 """
 
 from __future__ import annotations

@@ -84,13 +84,15 @@ class FinishedGame:
     last: bool  # the match's last game: its update says the match is over
 
 
-def finished_update(store: Store, game: FinishedGame) -> referee_pb2.WatchUpdate | None:
-    """The update of one finished game: its full record when ``game.full``, else only what a
-    spectator saw (no hand, talon, discard or seed); None if the game is not stored."""
-    rules = load_ruleset(game.preset, dict(game.options))
-    replayed = replay_game(store, game.match_id, game.index, rules)
-    if replayed is None:
-        return None
+def replay_finished(store: Store, game: FinishedGame) -> Game | None:
+    """The finished game rebuilt from the store; None if it is not stored."""
+    return replay_game(store, game.match_id, game.index, load_ruleset(game.preset, dict(game.options)))
+
+
+def finished_update(store: Store, game: FinishedGame, replayed: Game) -> referee_pb2.WatchUpdate:
+    """The update of one finished game, rebuilt (:func:`replay_finished`): its full record when
+    ``game.full``, else only what a spectator saw (no hand, talon, discard or seed)."""
+    rules = replayed.rules
     names = bot_names(store, game.seats)
     audience = FULL if game.full else SPECTATOR
     events = project_events(replayed, audience)

@@ -12,8 +12,10 @@ so opening the same match again costs writes (a match of more than a quarter of 
 kept: read through, it would only push out every other match's games).
 
 What one host may make it do is bounded too (:class:`Replays`): a token bucket on opening ended
-matches (``mizerka serve --finished-feeds-per-minute``, ``--finished-feeds-burst``), and at most one
-game of each host rendered at a time, so one host cannot queue the worker for everyone.
+matches (``mizerka serve --finished-feeds-per-minute``, ``--finished-feeds-burst``), at most one
+game of each host rendered at a time, so one host cannot queue the worker for everyone, and a pace
+on what its ended matches are sent (``--finished-feeds-kib-per-s``), so that reading as fast as it
+can does not take the loop for the writes.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from server.records import FinishedGame, finished_update
+from server.frames import game_frames, scoresheet
+from server.limits import HostBuckets
+from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
 from server.store import Store
 from server.web_json import WebUpdate, web_update
@@ -76,12 +80,17 @@ def _start_worker(url: str) -> None:
 
 
 def render_in_worker(job: Job) -> Rendered | None:
-    """The worker's part: one finished game's update, encoded; None if the game is not stored."""
+    """The worker's part: one finished game's update, encoded; None if the game is not stored. A
+    full record for the web page carries the game's frames and score sheet too (server/frames.py):
+    the page steps through them with the report's board."""
     assert _store is not None, "render runs in a worker started by _start_worker"
-    update = finished_update(_store, job.game)
-    if update is None:
+    replayed = replay_finished(_store, job.game)
+    if replayed is None:
         return None
-    return update.SerializeToString() if job.encoding is Encoding.PROTO else web_update(update)
+    update = finished_update(_store, job.game, replayed)
+    if job.encoding is Encoding.PROTO:
+        return update.SerializeToString()
+    return web_update(update, {"frames": game_frames(replayed), "scoresheet": scoresheet(replayed)} if job.game.full else {})
 
 
 # ------------------------------------------------------------------------------ in the referee
@@ -112,35 +121,6 @@ class RenderedCache:
         return len(self._items)
 
 
-class HostBuckets:
-    """A token bucket per host: ``burst`` at once, then ``per_minute``. Hosts whose bucket is full
-    again are forgotten once many are known, so a crowd of addresses costs no memory for long."""
-
-    def __init__(self, per_minute: int, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = per_minute / 60  # tokens a second
-        self.burst = burst
-        self.clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # host -> (tokens, when counted)
-        self._forget_at = 1024
-
-    def take(self, host: str) -> float:
-        """Take a token of ``host``'s: 0 if there was one, else the seconds until there is."""
-        now = self.clock()
-        tokens = self._tokens(host, now)
-        if tokens < 1:
-            self._buckets[host] = (tokens, now)
-            return (1 - tokens) / self.rate
-        self._buckets[host] = (tokens - 1, now)
-        if len(self._buckets) >= self._forget_at:
-            self._buckets = {h: b for h, b in self._buckets.items() if self._tokens(h, now) < self.burst}
-            self._forget_at = max(1024, 2 * len(self._buckets))
-        return 0.0
-
-    def _tokens(self, host: str, now: float) -> float:
-        tokens, then = self._buckets.get(host, (self.burst, now))
-        return min(self.burst, tokens + (now - then) * self.rate)
-
-
 @dataclass(slots=True)
 class _Turn:
     """One host's place at the renderer: its renders go one at a time."""
@@ -163,7 +143,10 @@ class Replays:
         self.url = url
         self.workers = workers
         self.cache = RenderedCache(cache_bytes)
-        self.buckets = HostBuckets(limits.finished_feeds_per_minute, limits.finished_feeds_burst, clock)
+        self.buckets = HostBuckets(limits.finished_feeds_per_minute / 60, limits.finished_feeds_burst, clock)
+        rate = limits.finished_feeds_kib_per_s * 1024
+        self.paces = HostBuckets(rate, rate, clock)  # bytes sent, per host
+        self.sleep = asyncio.sleep  # the pace's wait (the tests count it)
         self.turns: dict[str, _Turn] = {}  # host -> its renders waiting or under way
         self._pool: ProcessPoolExecutor | None = None
         self.render: Renderer = self._in_pool  # one game in the pool (the tests wrap it to count renders)
@@ -172,9 +155,9 @@ class Replays:
         """A host opens an ended match: 0 if it may, else the seconds until it may."""
         return self.buckets.take(host)
 
-    async def games(self, games: Sequence[FinishedGame], encoding: Encoding, host: str) -> AsyncIterator[Rendered]:
-        """Each of ``games`` rendered, in order, each only once the one before was taken; a game the
-        store lost meanwhile is left out."""
+    async def games(self, games: Sequence[FinishedGame], encoding: Encoding, host: str, paced: bool = True) -> AsyncIterator[Rendered]:
+        """Each of ``games`` rendered, in order, each only once the one before was taken, at the
+        host's pace unless not ``paced`` (the organiser); a game the store lost meanwhile is left out."""
         share = self.cache.max_bytes // (4 * max(1, len(games)))  # what a game of these may take of the cache
         for game in games:
             job = Job(game, encoding)
@@ -186,6 +169,8 @@ class Replays:
                     continue
                 if len(rendered) <= share:
                     self.cache.put(job, rendered)
+            if paced and (wait := self.paces.spend(host, len(rendered))):
+                await self.sleep(wait)
             yield rendered
 
     @contextlib.asynccontextmanager

@@ -62,6 +62,7 @@ def serve(
     http_max_feeds_per_host: Annotated[int, typer.Option(min=1, help="Of those, the feeds one host (the caller's address) may hold; more are refused (429).")] = _LIMITS.max_feeds_per_host,
     finished_feeds_burst: Annotated[int, typer.Option(min=1, help="Web feeds and Watch streams of ended matches one host may open at once (each replays the match's games); then --finished-feeds-per-minute. More are refused (429, RESOURCE_EXHAUSTED).")] = _LIMITS.finished_feeds_burst,
     finished_feeds_per_minute: Annotated[int, typer.Option(min=1, help="Web feeds and Watch streams of ended matches one host may open a minute, after its burst.")] = _LIMITS.finished_feeds_per_minute,
+    finished_feeds_kib_per_s: Annotated[int, typer.Option(min=1, help="KiB a second the ended matches' feeds and Watch streams of one host are sent, all together (the organiser's are not paced).")] = _LIMITS.finished_feeds_kib_per_s,
     max_connections: Annotated[int | None, typer.Option(metavar="N", help=f"gRPC connections each listener (the port, the Unix socket) holds at most; more are closed as soon as accepted {_SIZED}.")] = None,
     handshake_timeout_s: Annotated[float, typer.Option(help="Seconds a new gRPC connection has to finish its handshake (TLS, HTTP/2 settings); then it is closed.")] = _CONNECTIONS.handshake_timeout_s,
     idle_timeout_s: Annotated[float, typer.Option(help="Seconds a gRPC connection may stay without a call (an open Play stream is one); then it is closed.")] = _CONNECTIONS.idle_timeout_s,
@@ -84,7 +85,8 @@ def serve(
     try:
         clock = ClockSettings(decision_ms, bank_ms, increment_ms, max_strikes)
         limits = StreamLimits(hello_timeout_s, max_streams_per_bot, max_unasked_messages, max_watchers, max_watchers_per_host,
-                              http_max_feeds_per_host, finished_feeds_per_minute, finished_feeds_burst)
+                              http_max_feeds_per_host, finished_feeds_per_minute, finished_feeds_burst,
+                              finished_feeds_kib_per_s)
         connections = ConnectionLimits(max_connections, handshake_timeout_s, idle_timeout_s, http_max_connections,
                                        http_max_connections_per_host, http_idle_timeout_s)
         tls = ServerTls.load(tls_cert, tls_key, tls_client_ca)

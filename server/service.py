@@ -14,7 +14,7 @@ import secrets
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any, TypeVar
 
 import grpc
@@ -160,6 +160,7 @@ class Arena:
         status, reason = FINISHED, None
         try:
             await self.write(self.store.set_status, row.id, RUNNING)
+            live.row = replace(row, status=RUNNING)  # what the arena page lists, as the store now says
             for index in range(row.games):
                 wanted = [None if s in row.forfeits else b for s, b in enumerate(row.seats)]
                 ports = await self.lobby.acquire(wanted, self.seat_timeout_s)

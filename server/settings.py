@@ -68,12 +68,17 @@ class StreamLimits:
     # many a minute): each may replay every game of the match (server/replays.py). 429 / RESOURCE_EXHAUSTED beyond.
     finished_feeds_per_minute: int = 30
     finished_feeds_burst: int = 8
+    # What an ended match's feeds and Watch streams of one host are sent, all together, in KiB a
+    # second (a second's worth at once): a client reading a long match as fast as it can would
+    # otherwise take the referee's loop for its writes (a 1,500-game match: 30 MB).
+    finished_feeds_kib_per_s: int = 2048
 
     def __post_init__(self) -> None:
         if not self.hello_timeout_s > 0:
             raise ValueError(f"hello_timeout_s must be above 0, got {self.hello_timeout_s!r}")
         for name in ("max_streams_per_bot", "max_unasked_messages", "max_watchers", "max_watchers_per_host",
-                     "max_feeds_per_host", "finished_feeds_per_minute", "finished_feeds_burst"):
+                     "max_feeds_per_host", "finished_feeds_per_minute", "finished_feeds_burst",
+                     "finished_feeds_kib_per_s"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")

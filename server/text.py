@@ -4,6 +4,7 @@ print and to tell apart.
 - :func:`printable`: the one rendering of untrusted text for a terminal or a log line. A bot name
   with an ESC sequence could otherwise clear the organiser's screen, a newline or a bidi override
   could print a fake line; each such character is shown as a visible escape instead.
+- :func:`counted`: "1 set", "2 sets": a count with its noun in agreement, wherever counts are printed.
 - :func:`skeleton`: what a name looks like (Unicode TR39's confusable skeleton, casefolded), so that
   "аlice" with a Cyrillic а is refused beside "alice" (server/store.py, tournaments/config.py).
 """
@@ -14,6 +15,12 @@ import functools
 import json
 import unicodedata
 from importlib import resources
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and ``noun``, the noun in the plural (``noun`` + "s" unless given) for any count but 1."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
 
 ESCAPED = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 

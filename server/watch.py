@@ -211,5 +211,5 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str,
                 changes.latest.clear()
                 live.feed = None
         row = await asyncio.to_thread(arena.store.match, row.id, False) or row
-    async for rendered in arena.replays.games(finished_games(row, admin or row.public), encoding, host):
+    async for rendered in arena.replays.games(finished_games(row, admin or row.public), encoding, host, paced=not admin):
         yield rendered

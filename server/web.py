@@ -17,7 +17,7 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,7 +27,7 @@ from aiohttp import web, web_protocol
 
 from mizerka_proto import referee_pb2
 from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
-from server.limits import HostBuckets, SharedAnswer
+from server.limits import Cooldowns, HostBuckets, SharedAnswer
 from server.logs import RateLimitedLog
 from server.records import bot_names
 from server.replays import Encoding
@@ -51,7 +51,7 @@ OVERVIEW_RATE_PER_S, OVERVIEW_BURST = 10.0, 20  # per host; the page asks once e
 # At most one update per live match per PACE_S, whatever its number of spectators (Broadcast): what
 # changed meanwhile comes folded into the next one (server/watch.py), so spectators cost the referee
 # a bounded amount however fast bots play.
-PACE_S = 0.3  # about three a second: enough to see the cards come, cheap for the referee (BENCHMARKS.md)
+PACE_S = 0.3  # about three a second: enough to see the cards, cheap for the referee (BENCHMARKS.md, "Spectators on the web page")
 HEADERS = {  # the pages load nothing from elsewhere and cannot be framed
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -106,6 +106,7 @@ DROPPED = b""  # a spectator too far behind: its feed is closed without an end, 
 # program opening feeds) can slow the matches down. One host may hold StreamLimits.max_feeds_per_host
 # of them (429 beyond), so no one client takes them all.
 MAX_FEEDS = 200
+FEED_CAP_WAIT_S = 1.0  # a host at its feed cap is told to come back after this (and cooled down meanwhile)
 MAX_BEHIND = 50  # updates a spectator's connection may fall behind its match's feed (15 s at PACE_S)
 
 
@@ -222,6 +223,7 @@ class WebPage:
                  max_feeds: int = MAX_FEEDS, overview_every_s: float = OVERVIEW_EVERY_S,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.arena = arena
+        self.cooldowns = Cooldowns(clock)  # hosts told 429: their new connections are closed at accept meanwhile
         self.board = board
         self.pace_s = pace_s
         self.max_feeds = max_feeds
@@ -232,7 +234,7 @@ class WebPage:
         self.casts: dict[str, Broadcast] = {}  # live match id -> its feed on the page
 
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self._cool_down])
         app.add_routes([
             web.get("/", self.page("arena")),
             web.get("/favicon.ico", self.no_icon),
@@ -252,6 +254,19 @@ class WebPage:
     async def _stop_feeds(self, app: web.Application) -> None:
         for cast in list(self.casts.values()):
             cast.task.cancel()
+
+    @web.middleware
+    async def _cool_down(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """A host told 429 must wait its Retry-After (1 s if none is said): its connection is closed
+        after the answer, and until then its new ones as soon as they are accepted
+        (:class:`CappedServer`), so a client that asks again at once costs an accept, not a parse."""
+        try:
+            return await handler(request)
+        except web.HTTPTooManyRequests as refused:
+            self.cooldowns.start(web_host(request.remote), float(refused.headers.get("Retry-After", "1")))
+            answer = web.Response(status=refused.status, text=refused.text, headers=refused.headers)
+            answer.force_close()
+            return answer
 
     @staticmethod
     async def _headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -293,10 +308,9 @@ class WebPage:
         return json.dumps({"live": live, "recent": recent, "leagues": leagues}).encode()
 
     async def overview(self, request: web.Request) -> web.Response:
-        if not self.overview_askers.take(request.remote):
-            raise web.HTTPTooManyRequests(text=json.dumps({"error": f"at most {OVERVIEW_RATE_PER_S:g} requests a second "
-                                                                    "from one host: try again in a second"}),
-                                          content_type="application/json", headers={**HEADERS, "Retry-After": "1"})
+        if wait := self.overview_askers.take(web_host(request.remote)):
+            raise _error(web.HTTPTooManyRequests, f"at most {OVERVIEW_RATE_PER_S:g} requests a second from one host: "
+                                                  "try again in a second", wait)
         return web.Response(body=await self.overview_answer.get(), content_type="application/json")
 
     async def match(self, request: web.Request) -> web.Response:
@@ -310,22 +324,23 @@ class WebPage:
         renderer makes them (server/replays.py). One host holds at most max_feeds_per_host feeds
         and opens ended matches at the rate of StreamLimits (429 beyond). A client gone is noticed
         at the next write."""
-        row = await self._row(request)
         limits, host = self.arena.lobby.limits, web_host(request.remote)
         if self.feeds_from[host] >= limits.max_feeds_per_host:
             raise _error(web.HTTPTooManyRequests, f"your host already holds {self.feeds_from[host]} match feeds, the most "
                                                   f"one host may (mizerka serve --http-max-feeds-per-host "
-                                                  f"{limits.max_feeds_per_host}): close one first")
+                                                  f"{limits.max_feeds_per_host}): close one first", FEED_CAP_WAIT_S)
         if self.feeds >= self.max_feeds:
             raise _error(web.HTTPServiceUnavailable, f"this page already serves {self.feeds} match feeds, the most it "
                                                      "allows (mizerka serve --http-max-feeds): try again later")
-        live = row.id in self.arena.live
-        if not live and (wait := self.arena.replays.admit(host)):
+        # Refused before the store is read: a host asking faster than it may costs no query.
+        if request.match_info["id"] not in self.arena.live and (wait := self.arena.replays.admit(host)):
             raise _error(web.HTTPTooManyRequests, too_many_finished(limits, wait, "feeds"), wait)
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
-        self.feeds += 1
+        self.feeds += 1  # counted before the first await, so that feeds asked for at once are counted
         self.feeds_from[host] += 1
         try:
+            row = await self._row(request)
+            live = row.id in self.arena.live
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
             await response.prepare(request)
             if live:
                 cast = self.casts.get(row.id)
@@ -383,11 +398,13 @@ class WebPage:
 
 class CappedServer(web.Server):
     """aiohttp's connection manager with a cap on connections, all together and per host: a
-    connection beyond is closed as soon as it is accepted (before it is read), and said so in the
-    log at most once per cap and host every 10 s."""
+    connection beyond, or from a host told to wait (429) whose wait is not over, is closed as soon
+    as it is accepted (before it is read), and said so in the log at most once per cap and host
+    every 10 s."""
 
-    def __init__(self, *args: Any, max_connections: int, max_per_host: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, max_connections: int, max_per_host: int, cooldowns: Cooldowns, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.cooldowns = cooldowns  # the page's: a host in it is refused at accept
         self.max_connections = max_connections
         self.max_per_host = max_per_host
         self.hosts: dict[web_protocol.RequestHandler, str] = {}  # each connection let in -> its host
@@ -396,7 +413,12 @@ class CappedServer(web.Server):
 
     def connection_made(self, handler: web_protocol.RequestHandler, transport: Any) -> None:
         peer = transport.get_extra_info("peername")
-        host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        host = web_host(str(peer[0]) if isinstance(peer, tuple) else None)
+        if self.cooldowns.cooling(host):
+            self.refusals.warning(("web connection refused", host, "cooling"), "web connection refused: the host was "
+                                  "told to wait (429) and has not", host=host)
+            handler.force_close()
+            return
         held = self.per_host.get(host, 0)
         if len(self.hosts) >= self.max_connections or held >= self.max_per_host:
             per_host = held >= self.max_per_host
@@ -424,9 +446,10 @@ class CappedServer(web.Server):
 class CappedRunner(web.AppRunner):
     """An AppRunner whose server is a :class:`CappedServer`."""
 
-    def __init__(self, app: web.Application, *, max_connections: int, max_per_host: int, **kwargs: Any) -> None:
+    def __init__(self, app: web.Application, *, max_connections: int, max_per_host: int, cooldowns: Cooldowns,
+                 **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
-        self.caps = {"max_connections": max_connections, "max_per_host": max_per_host}
+        self.caps = {"max_connections": max_connections, "max_per_host": max_per_host, "cooldowns": cooldowns}
 
     async def _make_server(self) -> web.Server:
         server = await super()._make_server()
@@ -437,7 +460,7 @@ class CappedRunner(web.AppRunner):
 async def start_web(arena: Arena, host: str, port: int, board: LeagueBoard | None = None,
                     pace_s: float = PACE_S, max_feeds: int = MAX_FEEDS, max_connections: int = MAX_HTTP_CONNECTIONS,
                     max_per_host: int = HTTP_PER_HOST, idle_timeout_s: float = HTTP_IDLE_TIMEOUT_S,
-                    backlog: int = MAX_BACKLOG) -> tuple[web.AppRunner, int]:
+                    backlog: int = MAX_BACKLOG, clock: Callable[[], float] = time.monotonic) -> tuple[web.AppRunner, int]:
     """Serve the page on ``host``:``port`` (0: any free port) on the running loop; returns the
     runner (``await runner.cleanup()`` to stop) and the port bound. OSError if it cannot listen.
     At most ``max_connections`` connections, ``max_per_host`` from one address
@@ -445,8 +468,10 @@ async def start_web(arena: Arena, host: str, port: int, board: LeagueBoard | Non
     ``idle_timeout_s`` of its start or of its last answer is closed (aiohttp's keep-alive timer, which
     runs from the connection's start: a client that sends nothing, half a head or one byte at a
     time gets no longer). A request being answered (a feed) is not idle. ``backlog``: the listen
-    backlog, which is also how many connections asyncio accepts at a time before any is closed."""
-    runner = CappedRunner(WebPage(arena, board, pace_s, max_feeds).app(), max_connections=max_connections, max_per_host=max_per_host,
+    backlog, which is also how many connections asyncio accepts at a time before any is closed.
+    ``clock``: the page's rate limits' and cool-downs' (tests move it)."""
+    page = WebPage(arena, board, pace_s, max_feeds, clock=clock)
+    runner = CappedRunner(page.app(), max_connections=max_connections, max_per_host=max_per_host, cooldowns=page.cooldowns,
                           access_log=None, shutdown_timeout=1.0, keepalive_timeout=idle_timeout_s)
     await runner.setup()
     site = web.TCPSite(runner, host, port, backlog=backlog)

@@ -106,8 +106,9 @@ class WebUpdate:
         return len(self.body) + len(self.header)
 
 
-def web_update(update: referee_pb2.WatchUpdate) -> WebUpdate:
-    """``update`` as the page sends it (the update is shared with the match's other watchers: never changed here)."""
-    data = to_dict(update)
+def web_update(update: referee_pb2.WatchUpdate, extra: dict[str, Any] | None = None) -> WebUpdate:
+    """``update`` as the page sends it (the update is shared with the match's other watchers: never
+    changed here), with ``extra`` members (a public game's frames, server/replays.py) added."""
+    data = to_dict(update) | (extra or {})
     header = {name: data.pop(name, {}) for name in HEADER}  # a ruleset unset is left out of proto JSON
     return WebUpdate(update.game_number, _json(data), _json(header)[1:-1])

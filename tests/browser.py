@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from needs import missing
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -16,11 +18,12 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 
 def launch() -> Iterator[Any]:
     """A headless chromium (a fixture's body); skips, saying why, where it or Playwright is missing."""
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the Python playwright package is not installed (pip install -e '.[test]')")
+    if importlib.util.find_spec("playwright") is None:
+        missing("the Python playwright package is not installed (pip install -e '.[test]')")
+    sync_api = importlib.import_module("playwright.sync_api")
     if not CHROMIUM.exists():
         found = shutil.which("chromium")
-        pytest.skip(f"browser test skipped: Debian's chromium is not installed at {CHROMIUM}"
+        missing(f"browser test skipped: Debian's chromium is not installed at {CHROMIUM}"
                     f"{f' (found {found})' if found else ''}; apt-get install chromium")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)

@@ -34,6 +34,21 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "mizerka"))
 
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (--dist loadgroup, as `make test` runs)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests of a module that share a module-scoped fixture (a reference league, a report built
+    once) run on one worker of a parallel run, which makes the fixture once, not once per worker.
+    A test with an xdist_group of its own keeps it."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if item.get_closest_marker("xdist_group") or info is None:
+            continue
+        if any(d.scope == "module" for defs in info.name2fixturedefs.values() for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 DECK_ORDER = [r + s for s in "SHDC" for r in "23456789TJQKA"]
 
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import os
 import re
-import socket
+import shutil
 import subprocess
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from mizerka_proto import arena_pb2
 
-from harness import BIN, Referee, referee
+from harness import BIN, ROOT, Referee, referee
+from needs import missing
 from tls_pki import TlsAdmin, make_pki
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
@@ -30,6 +33,33 @@ def start_bot(ref: Referee, command: Sequence[str], token: str, log: Path, **env
     return ref.bot(token, "env", *(f"{k}={v}" for k, v in env.items()), *command, log=log)
 
 
+CPP_BOT = ROOT / "clients" / "cpp" / "build" / "mizerka-cpp-bot"
+NODE_DIR = ROOT / "clients" / "node"
+
+
+# The example bots are built by `make clients` (which `make test` runs first), never by the tests: tests
+# run in parallel would build into the same clients/ folders at once.
+def built_cpp_bot() -> str:
+    """The C++ bot's program. Skipped, saying why, where its build dependencies are missing."""
+    check = subprocess.run(["make", "-s", "-C", str(CPP_BOT.parents[1]), "check"], capture_output=True, text=True)
+    if check.returncode != 0:
+        missing(f"the C++ bot cannot be built here: {check.stderr.strip()} (.ci/run installs them)")
+    if not CPP_BOT.is_file():
+        pytest.fail(f"{CPP_BOT} is not built: run `make clients` (`make test` does it before the tests)", pytrace=False)
+    return str(CPP_BOT)
+
+
+def installed_node() -> str:
+    """``node``, with clients/node's dependencies installed. Skipped, saying why, without Node.js and npm."""
+    node = shutil.which("node")
+    if node is None or shutil.which("npm") is None:
+        missing("Node.js and npm are not installed (need node >= 18 and npm to test clients/node)")
+    if not (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
+        pytest.fail(f"{NODE_DIR / 'node_modules'} is not installed: run `make clients` (`make test` does it before the tests)",
+                    pytrace=False)
+    return node
+
+
 def wait_for(path: Path, text: str, timeout: float = 10) -> str:
     """The file's content once it contains ``text`` (a bot's log lags the referee's results a little)."""
     deadline = time.monotonic() + timeout
@@ -38,12 +68,6 @@ def wait_for(path: Path, text: str, timeout: float = 10) -> str:
         if text in content or time.monotonic() > deadline:
             return content
         time.sleep(0.05)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def opponents(ref: Referee) -> list[str]:
@@ -121,8 +145,8 @@ def check_parallel_streams_then_leaving(tmp_path: Path, command: Sequence[str], 
 
 
 def check_retries_until_up_and_exits_when_stopped(tmp_path: Path, command: Sequence[str], name: str) -> None:
-    port = free_port()
-    with referee(tmp_path, "--port", str(port)) as ref:  # register the bots, then stop the referee
+    with referee(tmp_path) as ref:  # register the bots, then stop the referee
+        port = int(ref.address.rsplit(":", 1)[1])  # started again on it below: the port the bot knows
         admin = ref.arena()
         bot_id, token = admin.register(f"{name}-patient")
         others = [admin.register(f"proto{i}") for i in range(2)]

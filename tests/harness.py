@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import pytest
 from google.protobuf import struct_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2
 from tournaments.bwrap import tools
+
+from needs import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -30,11 +32,11 @@ ADMIN = "test-admin-token"
 
 
 def need_sandbox() -> None:
-    """Skip, saying why, where bubblewrap's sandbox cannot run: a league runs its bots in it unless its
+    """Skip (fail under MIZERKA_REQUIRE_ALL), saying why, where bubblewrap's sandbox cannot run: a league runs its bots in it unless its
     file says otherwise, and refuses to start without it (docs/security.md, The sandbox)."""
     found = tools()
     if isinstance(found, str):
-        pytest.skip(f"no sandbox here: {found} (install the Debian package bubblewrap; .ci/run does)")
+        missing(f"no sandbox here: {found} (install the Debian package bubblewrap; .ci/run does)")
 
 
 @dataclass
@@ -76,12 +78,12 @@ class Referee:
 
 
 @contextmanager
-def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None) -> Iterator[Referee]:
-    """`mizerka serve` on a free loopback port with a fresh SQLite file; stopped with SIGTERM.
+def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None, db: Path | None = None) -> Iterator[Referee]:
+    """`mizerka serve` on a free loopback port with a fresh SQLite file (or ``db``); stopped with SIGTERM.
     ``preexec`` runs in the child before it starts (e.g. to lower its resource limits)."""
     ready = tmp / "ready"
     log_path = tmp / "referee.log"
-    db = tmp / "arena.sqlite"
+    db = tmp / "arena.sqlite" if db is None else db
     ready.unlink(missing_ok=True)  # a referee started earlier on this folder left its own
     cmd = [str(BIN / "mizerka"), "serve", "--host", "127.0.0.1", "--port", "0", "--db", str(db), "--admin-token", ADMIN,
            "--ready-file", str(ready), "--log-format", "json", *args]
@@ -129,6 +131,36 @@ class Admin:
 
     def get(self, match_id: str) -> arena_pb2.Match:
         return self.stub.GetMatch(arena_pb2.GetMatchRequest(match_id=match_id), metadata=self.metadata).match
+
+
+def free_port() -> int:
+    """A port free now, for a test that must name its port before a server starts (a referee restarted
+    on the port its bots know); anything that can take port 0 and say which it got should (a ready file,
+    a log line), as another process may bind this one meanwhile."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def refused_port() -> Iterator[int]:
+    """A loopback port that refuses connections while the block runs: bound here and never listened
+    on, so no other process of a parallel run can take it meanwhile."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield s.getsockname()[1]
+
+
+def logged_port(log: Path, event: str, timeout_s: float = 60) -> int:
+    """The port of the ``address`` that the line ``event`` of a JSON log names: a server started on
+    port 0 says there which one it got."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        lines = [json.loads(line) for line in (log.read_text() if log.exists() else "").splitlines() if line.startswith("{")]
+        if found := [line["address"] for line in lines if line.get("event") == event]:
+            return int(found[0].rsplit(":", 1)[1])
+        assert time.monotonic() < deadline, f"no {event!r} line in {log} after {timeout_s} s"
+        time.sleep(0.05)
 
 
 def scrape(port: int) -> dict[str, float]:

@@ -3,14 +3,14 @@
 pytest-postgresql's process fixture cannot run the server as another user, and the tests may run
 as root, which ``postgres`` refuses; so this starts one with initdb/pg_ctl (as the ``postgres``
 user under root) on a free port of 127.0.0.1 with trust authentication, in a temporary folder, once
-per session. Each test gets a database of its own (:func:`pg_url`).
+per session: with pytest-xdist, once per worker, each a server of its own. Each test gets a database
+of its own (:func:`pg_url`).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -21,13 +21,10 @@ from pathlib import Path
 import psycopg
 import pytest
 
+from harness import free_port
+
 PG_BIN = Path(os.environ.get("MIZERKA_PG_BIN", "/usr/lib/postgresql/15/bin"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+PORT_TRIES = 5
 
 
 def _binaries() -> Path:
@@ -56,12 +53,16 @@ def postgres_server() -> Iterator[str]:
     if as_postgres:
         shutil.chown(root, "postgres", "postgres")
     data, log = root / "data", root / "server.log"
-    port = free_port()
     subprocess.run([*as_postgres, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
                     "-E", "UTF8"], check=True, capture_output=True)
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    started = subprocess.run([*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w",
-                              "-t", "60", "start"], capture_output=True, text=True)
+    for _ in range(PORT_TRIES):
+        port = free_port()  # postgres cannot be given port 0: a port another process took first is tried again
+        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        started = subprocess.run([*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w",
+                                  "-t", "60", "start"], capture_output=True, text=True)
+        if started.returncode == 0 or "Address already in use" not in (log.read_text() if log.exists() else ""):
+            break
+        log.unlink()
     if started.returncode != 0:
         shutil.rmtree(root, ignore_errors=True)
         raise PostgresError(f"PostgreSQL did not start: {started.stdout}{started.stderr}")

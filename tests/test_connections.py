@@ -29,7 +29,7 @@ from test_hostile_streams import FINISHED, Stream, seat_bots, wait_for
 from test_web import web_port
 
 from mizerka_proto import arena_pb2
-from server.limits import HostBuckets
+from server.limits import Cooldowns, HostBuckets
 from server.service import Arena
 from server.settings import ClockSettings
 from server.store import Store
@@ -149,7 +149,7 @@ def test_web_connections_past_the_caps_are_closed_while_another_host_gets_its_pa
         assert honest.getresponse().status == 200
     refusals = [(line["host"], line["cap"]) for line in ref.log_lines() if line["event"] == REFUSED]
     # 16 connections closed, 2 lines: one per cap and host, every 10 s at most
-    assert sorted(refusals) == [("127.0.0.2", "per host"), ("127.0.0.3", "all hosts")]
+    assert sorted(refusals) == [("ipv4:127.0.0.2", "per host"), ("ipv4:127.0.0.3", "all hosts")]  # named as Watch names hosts
 
 
 def _lower_descriptors(limit: int) -> Callable[[], None]:
@@ -242,12 +242,30 @@ async def test_api_arena_asked_1000_times_reads_the_store_a_bounded_number_of_ti
 def test_host_buckets_refill_at_their_rate_and_forget_the_oldest_hosts() -> None:
     now = [0.0]
     buckets = HostBuckets(2.0, 3, clock=lambda: now[0], max_hosts=2)
-    assert [buckets.take("a") for _ in range(4)] == [True, True, True, False]
+    assert [buckets.take("a") for _ in range(4)] == [0, 0, 0, 0.5]  # then a wait: a token every 0.5 s
+    now[0] = 0.25  # half a token back
+    assert buckets.take("a") == 0.25
     now[0] = 0.5  # one token back
-    assert [buckets.take("a"), buckets.take("a")] == [True, False]
+    assert [buckets.take("a"), buckets.take("a")] == [0, 0.5]
     buckets.take("b")
     buckets.take("c")  # "a" forgotten: it starts again with a full bucket
-    assert [buckets.take("a") for _ in range(4)] == [True, True, True, False]
+    assert [buckets.take("a") for _ in range(4)] == [0, 0, 0, 0.5]
+
+
+def test_cooldowns_last_their_time_and_forget_the_oldest_hosts() -> None:
+    now = [0.0]
+    cooldowns = Cooldowns(clock=lambda: now[0], max_hosts=2)
+    cooldowns.start("a", 2.0)
+    cooldowns.start("a", 1.0)  # a shorter wait does not shorten the one under way
+    assert cooldowns.cooling("a") and not cooldowns.cooling("b")
+    now[0] = 1.9
+    assert cooldowns.cooling("a")
+    now[0] = 2.0
+    assert not cooldowns.cooling("a")
+    cooldowns.start("a", 5.0)
+    cooldowns.start("b", 5.0)
+    cooldowns.start("c", 5.0)  # "a" forgotten
+    assert [cooldowns.cooling(h) for h in "abc"] == [False, True, True]
 
 
 # ------------------------------------------------------------------------------------- gRPC

@@ -3,46 +3,22 @@ manni-major, a refused action answered correctly, parallel streams, reconnecting
 TLS (the tests shared with the other languages' bots are in foreign_bots.py).
 
 The bot is built with `make -C clients/cpp` (cmake, Debian's libgrpc++-dev, protobuf-compiler-grpc,
-libprotobuf-dev, protobuf-compiler, pkg-config; .ci/run installs them). This module builds it
-(incrementally) itself. When those packages are not installed it is skipped, and the reason is
-printed (pytest -ra): never silently."""
+libprotobuf-dev, protobuf-compiler, pkg-config; .ci/run installs them), which `make clients` runs
+before the tests in `make test`. When those packages are not installed it is skipped, and the reason
+is printed (pytest -ra): never silently."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import foreign_bots
-from harness import ROOT
-
-CPP_DIR = ROOT / "clients" / "cpp"
-BOT = CPP_DIR / "build" / "mizerka-cpp-bot"
-PACKAGES = "libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler cmake pkg-config"
-
-
-def missing_build_tools() -> list[str]:
-    """What the C++ build needs and this machine lacks."""
-    missing = [tool for tool in ("cmake", "pkg-config", "protoc", "grpc_cpp_plugin", "c++") if shutil.which(tool) is None]
-    if shutil.which("pkg-config") is not None:
-        for module in ("grpc++", "protobuf"):
-            if subprocess.run(["pkg-config", "--exists", module]).returncode != 0:
-                missing.append(f"pkg-config module {module}")
-    return missing
 
 
 @pytest.fixture(scope="module")
 def cpp_bot() -> str:
-    missing = missing_build_tools()
-    if missing:
-        pytest.skip(f"C++ bot not built: missing {', '.join(missing)} (install the Debian packages {PACKAGES}; "
-                    ".ci/run does)")
-    done = subprocess.run(["make", "-C", str(CPP_DIR)], capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, f"make -C clients/cpp failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
-    assert BOT.is_file()
-    return str(BOT)
+    return foreign_bots.built_cpp_bot()
 
 
 @pytest.mark.parametrize(("preset", "live"), foreign_bots.LIVE_EVENTS_CASES)

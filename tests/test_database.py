@@ -22,8 +22,8 @@ from server.store import FINISHED, Store, StoreError
 from tournaments import store as league_store
 from tournaments.store import LeagueStore
 
-from harness import need_sandbox
-from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
+from harness import need_sandbox, refused_port
+from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -170,7 +170,11 @@ def test_a_database_of_a_newer_version_is_refused_in_one_line(db: str) -> None:
 
 
 def test_an_unreachable_server_is_named_without_its_password(tmp_path: Path) -> None:
-    port = free_port()  # nothing listens there
+    with refused_port() as port:
+        check_an_unreachable_server_is_named_without_its_password(tmp_path, port)
+
+
+def check_an_unreachable_server_is_named_without_its_password(tmp_path: Path, port: int) -> None:
     url = f"postgresql://arena:secretpw@127.0.0.1:{port}/arena"
     with pytest.raises(DatabaseError, match=f"127.0.0.1:{port}") as err:
         Store(url)

@@ -37,8 +37,8 @@ from tournaments.cli import app
 from tournaments.config import load_league
 from tournaments.schedule import schedule
 
-from harness import BIN, referee, scrape
-from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
+from harness import BIN, logged_port, referee, scrape
+from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "docker" / "Dockerfile"
@@ -279,7 +279,7 @@ def test_the_compose_demo_league_is_the_bundled_demo_on_the_projects_database() 
 # would change is mapped: the database host `postgres:5432/mizerka` becomes this session's
 # PostgreSQL server and a database of the test's own (owned by the same user, given the service's
 # password, though the test server trusts loopback connections and does not check it), listening
-# ports become free loopback ports.
+# port options become 0 (any free loopback port; the service logs which).
 _VARIABLE = re.compile(r"\$\{(\w+)(?:(:[?-])([^}]*))?\}")
 
 
@@ -316,6 +316,10 @@ def _is_compose_db(word: str) -> bool:
     return bool(re.match(r"postgres(ql)?(\+\w+)?://", word))
 
 
+# The port options of the services' commands, and the JSON log line that names the port each got.
+PORT_EVENTS = {"--port": "referee listening", "--metrics-port": "metrics listening"}
+
+
 @dataclass
 class _Project:
     """The Compose project's services as local processes."""
@@ -323,7 +327,6 @@ class _Project:
     root: Path
     pg: sa.URL  # this test's database: server address and database name
     values: dict[str, str]  # docker/.env
-    ports: dict[str, int] = field(default_factory=dict)  # "SERVICE-N --option" -> the port it got here
     procs: list[subprocess.Popen[str]] = field(default_factory=list)
 
     def url(self, compose_url: str) -> str:
@@ -366,15 +369,18 @@ class _Project:
         words = [_interpolate(str(w), self.values) for w in service["command"]]
         out = []
         for before, word in zip(["", *words], words, strict=False):
-            if before in ("--port", "--metrics-port"):
-                self.ports[f"{name} {before}"] = port = free_port()
-                word = str(port)
+            if before in PORT_EVENTS:
+                word = "0"  # any free port: the service's log says which (self.port)
             elif before in ("--host", "--metrics-host") and word == "0.0.0.0":
                 word = "127.0.0.1"  # a container's every interface; here, loopback is enough
             elif _is_compose_db(word):
                 word = self.url(word)
             out.append(word)
         return [str(BIN / entrypoint[0]), *entrypoint[1:], *out]
+
+    def port(self, name: str, option: str) -> int:
+        """The port the service ``name`` got for ``option``."""
+        return logged_port(self.root / f"{name}.log", PORT_EVENTS[option])
 
     def start(self, name: str, service: dict[str, Any]) -> subprocess.Popen[str]:
         app = self.container(name)
@@ -421,7 +427,7 @@ def test_the_compose_project_plays_the_demo_league(tmp_path: Path, pg_url: str) 
         services["referee"]["command"].index("--db") + 1])), poolclass=sa.pool.NullPool)
     try:
         referee = project.start("referee", services["referee"])
-        address = f"127.0.0.1:{project.ports['referee --port']}"
+        address = f"127.0.0.1:{project.port('referee', '--port')}"
         deadline = time.monotonic() + 60
         while _health(address) != "SERVING":
             assert referee.poll() is None, project.log("referee")
@@ -433,10 +439,10 @@ def test_the_compose_project_plays_the_demo_league(tmp_path: Path, pg_url: str) 
         assert f"standings after {games} games" in demo.stdout, demo.stdout[-3000:]
         for n, proc in enumerate(workers, 1):
             assert proc.poll() is None, project.log(f"worker-{n}")  # workers stay, for the next league
-        finished = sum(scrape(project.ports[f"worker-{n} --metrics-port"])["mizerka_worker_games_finished_total"]
+        finished = sum(scrape(project.port(f"worker-{n}", "--metrics-port"))["mizerka_worker_games_finished_total"]
                        for n in range(1, len(workers) + 1))
         assert finished == games
-        assert scrape(project.ports["referee --metrics-port"])["mizerka_live_matches"] == 0
+        assert scrape(project.port("referee", "--metrics-port"))["mizerka_live_matches"] == 0
         assert _health(address) == "SERVING"
 
         with engine.connect() as conn:

@@ -32,6 +32,7 @@ from pathlib import Path
 import pytest
 
 from harness import BIN, ROOT
+from needs import missing
 
 DOC = ROOT / "docs" / "writing-a-bot.md"
 SECTION = "## Your first bot in 5 minutes"
@@ -192,7 +193,7 @@ def check_league(clone: Path, league: League, written: set[str]) -> None:
 @pytest.mark.parametrize("path", list(PATHS))
 def test_the_first_bot_path_works_from_a_fresh_clone(tmp_path: Path, path: str) -> None:
     if path == "node" and shutil.which("node") is None:
-        pytest.skip("node is not installed: the Node.js path of docs/writing-a-bot.md needs Node.js 18+ and npm")
+        missing("node is not installed: the Node.js path of docs/writing-a-bot.md needs Node.js 18+ and npm")
     blocks = path_blocks(path)
     clone = fresh_clone(tmp_path)
     written: set[str] = set()

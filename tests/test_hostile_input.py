@@ -256,6 +256,11 @@ def test_string_totals_exit_2_naming_the_line_and_field(tmp_path: Path, args: tu
 MIB = 1 << 20
 
 
+# The tests that measure a child's peak memory run one after another on one worker of a parallel run
+# (pytest-xdist): each floods a child with hundreds of MB, and two at once would crowd the machine.
+MEMORY = pytest.mark.xdist_group("memory")
+
+
 def peak_rss(proc: subprocess.Popen[str], timeout_s: float = 120.0) -> tuple[int, int]:
     """Wait for ``proc``: its exit code and the peak resident memory in bytes of the program it
     runs, the highest VmHWM its /proc status showed (read every 10 ms; the peak only grows).
@@ -306,6 +311,7 @@ for _ in range(300):
 """
 
 
+@MEMORY
 @pytest.mark.parametrize(("program", "why"), [
     (FLOOD, f"left more than {UNREAD_LIMIT} bytes of its input unread"),
     (LONG_LINE, f"wrote a line longer than {LINE_LIMIT} bytes, the stdio protocol's limit"),
@@ -345,6 +351,7 @@ def replay_seat_with(tmp_path: Path, name: str, program: str) -> tuple[str, int,
     return bot, code, rss, replay.stderr.read() if replay.stderr is not None else ""
 
 
+@MEMORY
 def test_a_program_that_writes_and_never_reads_ends_replay_bot_naming_the_bot(tmp_path: Path) -> None:
     """Offline, each of its lines is judged at the seat's next decision: an error line it never
     reads. The seat writes from its own thread, so nothing blocks, and stops it at UNREAD_LIMIT."""
@@ -367,6 +374,7 @@ for line in sys.stdin:
 """
 
 
+@MEMORY
 def test_a_300_mb_line_to_replay_bot_is_refused_naming_the_bot_and_the_limit(tmp_path: Path) -> None:
     bot, code, rss, stderr = replay_seat_with(tmp_path, "big.py", BIG_LINE)
     assert code == 2, stderr

@@ -81,6 +81,9 @@ def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     ("name = ", "not valid TOML"),
     ('name = "x"', "missing required key 'bots'"),
     ('name = "x"\ncolour = 1\nbots = []', "unknown key 'colour'"),
+    # A typo in a bot's table: which bot, and the key it was probably meant to be.
+    ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "alice", comand = "b"}]',
+     "bots[1] ('alice'): unknown key 'comand' (did you mean 'command'?); expected one of name, command"),
     ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "a", command = "b"}, {name = "c", command = "c"}]',
      "bot name 'a' is used twice"),
     ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "b", command = "b"}]', "needs at least 3 bots"),
@@ -321,10 +324,78 @@ def test_a_crashing_bot_is_restarted_then_disabled_and_its_games_are_forfeits(tm
     crash = json.dumps([sys.executable, "-c", "import sys; sys.exit(3)"])
     path = league_file(tmp_path, commands={"heuristic2": crash}, extra="max_crashes = 2\nstartup_timeout_s = 5\nseat_timeout_s = 2")
     done = run(path)
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stdout + done.stderr  # a bot that never connected: the league did not go as meant
     assert "bot heuristic2 exited with code 3 before connecting; restarting (crash 1 of 2)" in done.stdout
     assert "bot heuristic2 disabled after 2 crashes" in done.stdout
+    log = tmp_path / "data" / "logs" / "heuristic2.log"
+    said = done.stdout.split("bot heuristic2 never connected; the last lines of its log, ")[1]
+    assert said.startswith(f"{log}:\n  | "), said  # its last words, then the standings
+    assert "  | [mizerka] the bot's process exited with code 3" in said.split("standings after")[0]
+    assert done.stderr.strip().endswith(
+        f"error: league t: 1 bot never connected and was disabled, its games played as forfeits: "
+        f"heuristic2 (last: exited with code 3 before connecting; its log: {log})"), done.stderr
     assert len(finished(path)) == 12
     out = subprocess.run([MIZERKA, "league", "standings", str(path), "--json"], capture_output=True, text=True, check=True)
     line = next(b for b in json.loads(out.stdout)["bots"] if b["name"] == "heuristic2")
     assert line["disabled"] and line["crashes"] == 2 and line["faults"]["forfeits"] == 9 and line["games"] == 9
+
+
+def test_a_bot_whose_program_cannot_start_is_refused_before_the_league_starts(tmp_path: Path) -> None:
+    """A mistyped program, a script without its execute bit, and the program a bridge would run
+    (`mizerka-bot stdio -- PROG`, `mizerka bot sandbox -- mizerka-bot stdio -- PROG`): each named
+    with its bot, its path and why, exit 2, before anything is started."""
+    script = tmp_path / "bots" / "mine.sh"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(0o644)
+    missing = tmp_path / "bots" / "gone"
+    commands = {
+        "heuristic": json.dumps(["mizerka-bot", "heurisitc-typo"]),  # a bad argument is the bot's own business
+        "greedy": json.dumps(["pyhton3", "bot.py"]),
+        "cautious": json.dumps([str(script)]),
+        "heuristic2": json.dumps(["mizerka", "bot", "sandbox", "--memory-mb", "512", "--", "mizerka-bot", "stdio",
+                                  "--parallel", "1", "--", str(missing)]),
+    }
+    path = league_file(tmp_path, commands=commands)
+    done = run(path, timeout=60)
+    assert done.returncode == 2, done.stdout + done.stderr
+    errors = done.stderr.removeprefix("error: ").strip().split("; ")
+    assert errors[0] == (f"bot greedy: its command, 'pyhton3', cannot start: not found on the bots' PATH "
+                         f"(PATH={BIN}{os.pathsep}{os.environ['PATH']})"), errors
+    assert errors[1].startswith(f"bot cautious: its command, {str(script)!r}, cannot start: not executable (mode 644"), errors
+    assert errors[1].endswith(f"({script})"), errors
+    assert errors[2] == (f"bot heuristic2: the program its mizerka-bot stdio runs, {str(missing)!r}, cannot start: "
+                         f"no such file ({missing})"), errors
+    assert len(errors) == 3, errors
+    assert not (tmp_path / "data" / "league.sqlite").exists()  # refused before anything ran
+
+
+def test_a_changed_league_file_is_refused_and_fresh_starts_over_only_that_league(tmp_path: Path) -> None:
+    """Two leagues whose files name one data folder share its league.sqlite: a league file changed
+    after its league started is refused, naming what changed, and `--fresh` then starts that league
+    over without touching the other league's results."""
+    need_sandbox()
+    three = ("heuristic", "greedy", "cautious")
+    first, second = (league_file(tmp_path, name, bots=three) for name in ("first", "second"))
+    assert load_league(first).db_path == load_league(second).db_path  # one file for both
+    for path in (first, second):
+        done = run(path)
+        assert done.returncode == 0, done.stdout + done.stderr
+    kept, played = finished(second), finished(first)
+    assert kept and played
+
+    first.write_text(first.read_text().replace('seed = "fixed"', 'seed = "other"'))
+    changed = run(first)
+    assert changed.returncode == 2, changed.stdout + changed.stderr
+    said = " ".join(changed.stderr.split())
+    assert "league 'first' was started with a different seed" in said and "--fresh" in said, said
+    assert finished(first) == played  # nothing of the old results was touched
+
+    again = run(first, "--fresh")
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert f"standings after {len(played)} games" in again.stdout
+    assert finished(second) == kept, "--fresh of one league wiped another league of the same data folder"
+    assert len(finished(first)) == len(played)
+    resumed = run(first)  # the new seed is now the league's own
+    assert resumed.returncode == 0 and f"resuming: {len(played)} already played" in resumed.stdout, resumed.stdout
+    assert run(second).returncode == 0 and finished(second) == kept

@@ -5,7 +5,6 @@ referee stored in its SQLite database."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import socket
@@ -15,6 +14,8 @@ import sys
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -214,23 +215,66 @@ def test_two_referees_in_one_process_keep_their_metrics_apart_and_latencies_fall
         start_metrics_server(referee_registry(one), "127.0.0.1", -1)
 
 
-@pytest.mark.asyncio
-async def test_the_event_loop_lag_shows_a_stall_of_the_referees_loop() -> None:
+@dataclass
+class FakeTimer:
+    due: float
+    callback: Callable[[], None]
+    cancelled: bool = False
+
+    def when(self) -> float:
+        return self.due
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class FakeLoop:
+    """What the collector uses of an event loop (time, call_later), on a clock the test moves: a
+    stall is time passing while no timer runs, exactly as long as the test says."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.timers: list[FakeTimer] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> FakeTimer:
+        timer = FakeTimer(self.now + delay, callback)
+        self.timers.append(timer)
+        return timer
+
+    def run_until(self, when: float) -> None:
+        """Run every timer due by ``when`` in order, each at its time or, after a stall, at once."""
+        while due := sorted((t for t in self.timers if not t.cancelled and t.due <= when), key=FakeTimer.when):
+            self.timers.remove(due[0])
+            self.now = max(self.now, due[0].due)
+            due[0].callback()
+        self.now = when
+
+    def stall(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_the_event_loop_lag_shows_a_stall_of_the_referees_loop() -> None:
     """A loop kept busy for 0.15 s runs the collector's tick due meanwhile that much late: the lag
-    histogram shows it (the ticks on time fall in its first buckets), so an operator can tell a
+    histogram shows it (the ticks on time fall in its first bucket), so an operator can tell a
     referee that no longer keeps up from slow bots."""
     collector = Collector(young_every_s=0.01, idle_every_s=0.01, full_every_s=3600)  # a tick every 10 ms, quiet or not
-    collector.start(asyncio.get_running_loop())
+    loop = FakeLoop()
+    collector.start(loop)  # type: ignore[arg-type]  # the two methods it calls
     try:
-        await asyncio.sleep(0.1)
-        time.sleep(0.15)  # the loop stalls: the tick due within 10 ms of this runs at least 0.14 s late
-        await asyncio.sleep(0.05)
+        loop.run_until(0.105)  # ticks at 0.01 ... 0.10, on time
+        loop.stall(0.15)  # the loop is busy till 0.255: the tick due at 0.11 runs 0.145 s late
+        loop.run_until(0.3)  # ... then the ticks due at 0.265 ... 0.295, on time again
     finally:
         collector.stop()
     port = start_metrics_server(referee_registry(FakeReferee(0), collector), "127.0.0.1", 0)
     samples = scrape(f"127.0.0.1:{port}")
     ticks = value(samples, "mizerka_event_loop_lag_seconds_count")
-    assert ticks == collector.young_collections >= 5
-    assert value(samples, "mizerka_event_loop_lag_seconds_bucket", le="0.1") <= ticks - 1  # the stalled one
-    assert value(samples, "mizerka_event_loop_lag_seconds_sum") >= 0.14
+    assert ticks == collector.young_collections == 10 + 1 + 4
+    assert value(samples, "mizerka_event_loop_lag_seconds_bucket", le=str(LAG_BUCKETS[0])) == ticks - 1
+    assert value(samples, "mizerka_event_loop_lag_seconds_bucket", le="0.1") == ticks - 1  # the stalled one is above
+    assert value(samples, "mizerka_event_loop_lag_seconds_bucket", le="0.25") == ticks
+    assert value(samples, "mizerka_event_loop_lag_seconds_sum") == pytest.approx(0.145)
     assert value(samples, "mizerka_gc_full_collections_total") == 0 and value(samples, "mizerka_gc_pause_seconds_total") == 0

@@ -3,14 +3,12 @@ manni-major, a refused action answered correctly, parallel streams, reconnecting
 TLS (the tests shared with the other languages' bots are in foreign_bots.py), and its strategy's unit
 tests.
 
-Needs Node.js and `npm ci` in clients/node (`make clients` does it; this module runs `npm ci`
-itself when node_modules is missing). Without Node.js on the machine the module is skipped, with the
-reason printed (pytest -ra)."""
+Needs Node.js and `npm ci` in clients/node (`make clients` does it, before the tests in `make test`).
+Without Node.js and npm on the machine the module is skipped, with the reason printed (pytest -ra)."""
 
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -19,24 +17,15 @@ import pytest
 from mizerka_proto import arena_pb2
 
 import foreign_bots
-from harness import ROOT, referee
+from harness import referee
 
-NODE_DIR = ROOT / "clients" / "node"
+NODE_DIR = foreign_bots.NODE_DIR
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
 
 
 @pytest.fixture(scope="module")
 def node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed (need node >= 18 and npm to test clients/node)")
-    if not (NODE_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed: cannot install clients/node's dependencies (npm ci)")
-        done = subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=NODE_DIR, capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, f"npm ci failed in clients/node:\n{done.stdout}\n{done.stderr}"
-    return node
+    return foreign_bots.installed_node()
 
 
 def bot(node: str) -> list[str]:

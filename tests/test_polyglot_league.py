@@ -13,25 +13,22 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
+import foreign_bots
+from needs import missing
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 NODE_BOT = ROOT / "clients" / "node" / "bot.js"
-CPP_BOT = ROOT / "clients" / "cpp" / "build" / "mizerka-cpp-bot"
+CPP_BOT = foreign_bots.CPP_BOT
 PERL_BOT = ROOT / "clients" / "stdio" / "bot.pl"
 
 
 def _require() -> None:
-    """Skip, saying why, when a language's toolchain or build is missing (make clients builds them)."""
-    if shutil.which("node") is None or not (ROOT / "clients" / "node" / "node_modules").is_dir():
-        pytest.skip("the Node.js bot is not installed (node and `make clients-node` are needed)")
-    if not CPP_BOT.exists():
-        build = subprocess.run(["make", "-s", "-C", str(ROOT / "clients" / "cpp")], capture_output=True, text=True)
-        if build.returncode != 0 or not CPP_BOT.exists():
-            pytest.skip(f"the C++ bot cannot be built here (Debian gRPC packages missing?): {build.stderr.strip()[-300:]}")
+    """Skip, saying why, when a language's toolchain is missing (`make clients` builds the bots)."""
+    foreign_bots.installed_node()
+    foreign_bots.built_cpp_bot()
     if shutil.which("perl") is None:
-        pytest.skip("perl is not installed")
+        missing("perl is not installed")
 
 
 def test_a_league_of_python_node_cpp_and_stdio_bots_completes_cleanly(tmp_path: Path) -> None:

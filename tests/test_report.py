@@ -30,9 +30,10 @@ from server.policies import random_action
 from server.store import Store
 from tournaments.config import load_league
 from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
+from tournaments.store import LeagueStore
 
 from browser import launch, new_page
-from harness import need_sandbox
+from harness import ROOT, need_sandbox
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -50,7 +51,7 @@ def test_embedded_json_cannot_end_its_script_element() -> None:
     assert json.loads(text) == data
     page = render_page("index", "a <b> & 'c'", data)
     assert "<title>a &lt;b&gt; &amp; &#x27;c&#x27;</title>" in page
-    assert page.count("</script>") == 2  # the data element's and the script tag's own
+    assert page.count("</script>") == 3  # the data element's and the two script tags' own (the board, the report)
 
 
 def test_page_names_are_plain_and_unique() -> None:
@@ -154,6 +155,8 @@ def test_the_site_has_an_index_a_page_per_game_and_its_assets(site: dict[str, An
     out: Path = site["out"]
     pages = sorted((out / "matches").glob("*.html"))
     assert len(pages) == 12 and (out / "assets" / "report.js").is_file() and (out / "assets" / "report.css").is_file()
+    for name in ("board.js", "board.css"):  # the web page's board, the one file both draw with
+        assert (out / "assets" / name).read_bytes() == (ROOT / "server" / "web_assets" / name).read_bytes()
     for page in [out / "index.html", *pages]:
         text = page.read_text()
         assert "<img" not in text  # the name is only ever data
@@ -175,6 +178,60 @@ def _first_trick(league_path: Path, match_id: str) -> tuple[int, int, list[str]]
         elif isinstance(entry, TrickTaken):
             return steps, entry.winner, [e.kind for e in game.log[:i] if isinstance(e, ACTION_EVENTS)]
     raise AssertionError("the game has no trick")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MIZERKA, *args], capture_output=True, text=True, timeout=120, check=False)
+
+
+def _games(league_path: Path) -> tuple[str, list[dict[str, Any]]]:
+    league = load_league(league_path)
+    store = LeagueStore(league.database)
+    try:
+        return league.database, store.league_games(league.name)
+    finally:
+        store.close()
+
+
+def test_match_list_names_each_match_by_its_league_game_with_its_totals(site: dict[str, Any]) -> None:
+    db, games = _games(site["league"])
+    listed = _cli("match", "list", "--db", db)
+    assert listed.returncode == 0, listed.stderr
+    head, *lines = listed.stdout.splitlines()
+    assert "league game" in head and "seats (totals)" in head
+    by_id = {line.split()[0]: line for line in lines}
+    assert len(by_id) == len(games) == 12
+    for g in games:
+        line = by_id[g["match_id"]]
+        assert f" web {g['key']} " in line
+        assert line.endswith(", ".join(f"{name}@web {total:+d}" for name, total in zip(g["seats"], g["totals"])))
+
+
+def test_replay_and_export_take_a_league_game_by_its_key(site: dict[str, Any]) -> None:
+    db, games = _games(site["league"])
+    game = games[5]
+    by_key = _cli("replay", "--league", str(site["league"]), game["key"], "--text")
+    by_id = _cli("replay", game["match_id"], "--db", db, "--text")
+    assert by_key.returncode == 0, by_key.stderr
+    assert f"of match {game['match_id']}" in by_key.stdout and "verified:" in by_key.stdout
+    assert by_key.stdout == by_id.stdout
+    exported = _cli("match", "export", "--league", str(site["league"]), game["key"])
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout == _cli("match", "export", game["match_id"], "--db", db).stdout
+    seat = _cli("replay", "--league", str(site["league"]), game["key"], "--seat", "1")
+    assert seat.returncode == 0 and "you are seat 1" in seat.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["replay", "--league", "{league}", "t9/g9/s9"], "league 'web' has no game 't9/g9/s9' (its keys run t0/g0/s0 .. "),
+    (["replay", "x.jsonl", "--league", "{league}", "t0/g0/s0"], "give a match log or match id or --league FILE KEY, not both"),
+    (["match", "export", "--league", "{league}", "t0/g0/s0", "--db", "other.sqlite"], "--league reads the league's own database"),
+    (["match", "export"], "give a match id or --league FILE KEY"),
+    (["rerun", "--league", "{tmp}/none.toml", "t0/g0/s0"], "none.toml"),
+])
+def test_a_league_game_that_cannot_be_found_is_a_usage_error(site: dict[str, Any], args: list[str], message: str) -> None:
+    done = _cli(*(a.format(league=site["league"], tmp=site["tmp"]) for a in args))
+    assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
 @pytest.fixture(scope="module")
@@ -233,6 +290,10 @@ def test_the_report_in_a_browser(site: dict[str, Any], browser: Any, http_site: 
     assert page.locator("#head-to-head tbody tr").count() == 4
     assert page.locator("#failures tbody tr").count() == 4
     assert page.locator("#matches a.replay-link").count() == 12
+    # Not a duplicate league: the intervals are over sets whose games each deal their own cards.
+    intro = page.locator("#standings-section").text_content()
+    assert "95% interval over sets (a table's game number in every seating; each game deals its own cards)" in intro
+    assert "duplicate" not in intro
     shots = site["tmp"]
     page.screenshot(path=str(shots / "index.png"), full_page=True)
     print(f"\nscreenshot of the index page: {shots / 'index.png'}")
@@ -241,10 +302,12 @@ def test_the_report_in_a_browser(site: dict[str, Any], browser: Any, http_site: 
     # A match page, reached through the index's first link.
     first = page.locator("#matches tbody tr").first
     key = first.get_attribute("data-key")
+    listed_id = first.locator("td.match-id").text_content()
     page.locator("#matches a.replay-link").first.click()
     page.wait_for_selector("body[data-ready]")
     data = json.loads(page.locator("#report-data").text_content())
     assert data["key"] == key
+    assert listed_id == data["match_id"]  # the game's key beside its match id
     steps, winner, before = _first_trick(site["league"], data["match_id"])
     names = data["names"]
     assert before[0] == "contract" and before[1:4] == ["exchange"] * 3 and before[4:] == ["play"] * 3

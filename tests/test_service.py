@@ -309,3 +309,19 @@ def test_sdk_bots_launched_with_the_launch_contract_play_a_match(ref: Referee) -
     assert match.status == FINISHED and len(match.results) == 2
     for game in match.results:
         assert all(s.refusals == s.timeouts == s.defaults_applied == 0 for s in game.seats)
+
+
+def test_serves_clock_and_seat_timeout_flags_are_the_defaults_of_its_matches(tmp_path: Path) -> None:
+    """`serve --decision-ms/--bank-ms/--increment-ms/--max-strikes` are the clock of a match created
+    without one, and `--seat-timeout` how long a match waits for its bots: here none of them ever
+    connects, and after 1 s (not the default 60 s, past the wait below) the default policy plays
+    every seat."""
+    flags = ["--decision-ms", "1500", "--bank-ms", "700", "--increment-ms", "250", "--max-strikes", "1", "--seat-timeout", "1"]
+    with referee(tmp_path, *flags) as ref:
+        admin = ref.arena()
+        ids = [admin.register(f"absent{i}")[0] for i in range(3)]
+        match = admin.wait(admin.create("mizerka-short", ids), timeout_s=30)
+        assert match.clock == game_pb2.Clock(decision_ms=1500, bank_ms=700, increment_ms=250, max_strikes=1, max_retries=5)
+        assert match.status == FINISHED
+        seats = match.results[0].seats
+        assert all(s.defaults_applied > 0 and s.timeouts == 0 for s in seats), seats  # played by default, never asked

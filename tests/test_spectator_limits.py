@@ -103,12 +103,13 @@ class Servers:
         limits = limits or StreamLimits()
         self.arena = Arena(self.store, ClockSettings(), limits=limits,
                            replays=Replays(self.store.engine.url.render_as_string(hide_password=False), limits, clock=clock))
+        self.clock = clock
 
     async def __aenter__(self) -> Servers:
         self.grpc, port = await start_server(self.arena, "127.0.0.1", 0, ADMIN)
         self.channel = grpc.aio.insecure_channel(f"127.0.0.1:{port}")
         self.watch = referee_pb2_grpc.RefereeStub(self.channel).Watch
-        self.web, http = await start_web(self.arena, "127.0.0.1", 0)
+        self.web, http = await start_web(self.arena, "127.0.0.1", 0, clock=self.clock)
         self.base = f"http://127.0.0.1:{http}"
         return self
 
@@ -230,6 +231,104 @@ async def test_opening_ended_matches_again_and_again_is_rate_limited_per_host(tm
             assert refused.status == 429
 
 
+@pytest.mark.asyncio
+async def test_a_host_told_to_wait_is_refused_at_accept_until_its_wait_is_over(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's twelve clients asking again as soon as they are told 429 (200 refusals a second,
+    each a parse, a store read and an answer on the referee's loop, cut the match to 0.55x): the
+    429 closes its connection, and until its Retry-After is over the host's new connections are
+    closed as soon as accepted, with no byte answered and no store read; another host is served
+    meanwhile, and the host again once the wait is over. A host over its rate is refused before
+    the store is read."""
+    now = [1000.0]
+    limits = StreamLimits(finished_feeds_burst=1, finished_feeds_per_minute=6)  # then one every 10 s
+    async with Servers(tmp_path, limits, clock=lambda: now[0]) as servers:
+        row = await ended_match(servers.arena, servers.store, "c", games=1)
+        reads: list[str] = []
+        match = servers.store.match
+        monkeypatch.setattr(servers.store, "match", lambda match_id, *a: reads.append(match_id) or match(match_id, *a))
+        port = int(servers.base.rsplit(":", 1)[1])
+        request = f"GET /api/match/{row.id}/feed HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+
+        async def ask(source: str = "127.0.0.1") -> bytes:
+            """One request on a connection of its own, read until the referee closes it."""
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+            writer.write(request)
+            answer = await reader.read()  # to the close: the feed's end, or the refusal
+            writer.close()
+            return answer
+
+        assert (await ask()).startswith(b"HTTP/1.1 200") and reads == [row.id]
+        refused = await ask()  # its bucket is empty: told to wait 10 s, before any store read
+        assert refused.startswith(b"HTTP/1.1 429") and b"Retry-After: 10" in refused and reads == [row.id]
+        for _ in range(3):  # asking again at once: closed at accept, not a byte of an answer
+            assert await ask() == b""
+        assert reads == [row.id]
+        assert (await ask(OTHER_HOST)).startswith(b"HTTP/1.1 200")
+        now[0] += 9.9
+        assert await ask() == b""
+        now[0] += 0.1  # the wait is over, and a token is back
+        assert (await ask()).startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.asyncio
+async def test_feeds_asked_for_all_at_once_from_one_host_get_no_more_than_its_share(tmp_path: Path) -> None:
+    """The bench's hog asking for 250 feeds at once: those asked for while the first ones still
+    wait for the store are counted too, so the host holds at most its --http-max-feeds-per-host."""
+    limits = StreamLimits(max_feeds_per_host=2, finished_feeds_burst=30)
+    async with Servers(tmp_path, limits) as servers:
+        row = await ended_match(servers.arena, servers.store, "a", games=1)
+        gate = servers.arena.replays.render = Gate(servers.arena.replays.render, hold_from=0)  # feeds held open
+        url = f"{servers.base}/api/match/{row.id}/feed"
+
+        async def status() -> int | str:
+            async with aiohttp.ClientSession() as session:  # a connection each, as the hog's
+                try:
+                    async with session.get(url) as answer:
+                        if answer.status == 200:  # held open until the others are answered
+                            await gate.release.wait()
+                            await answer.read()
+                        return answer.status
+                except aiohttp.ClientError as e:  # closed at accept: the host was told to wait
+                    return type(e).__name__
+
+        tasks = [asyncio.create_task(status()) for _ in range(20)]
+        await until("every feed answered", lambda: sum(t.done() for t in tasks) >= 18)
+        answered = [t.result() for t in tasks if t.done()]
+        assert 200 not in answered and answered.count(429) >= 1 and len(answered) == 18, answered
+        gate.release.set()
+        assert (await asyncio.gather(*tasks)).count(200) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_host_reading_ended_matches_as_fast_as_it_can_is_sent_them_at_its_pace(tmp_path: Path) -> None:
+    """The bench's Watch of a 1,500-game match re-opened in a loop (2,000 writes a second on the
+    referee's loop): what one host's ended-match feeds and Watch streams are sent is paced,
+    together, at --finished-feeds-kib-per-s (a second's worth at once); the organiser's Watch is
+    not paced."""
+    now = [1000.0]
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the fake clock moves as the pace waits
+        waits.append(seconds)
+        now[0] += seconds
+
+    limits = StreamLimits(finished_feeds_kib_per_s=1)
+    async with Servers(tmp_path, limits, clock=lambda: now[0]) as servers, aiohttp.ClientSession() as session:
+        row = await ended_match(servers.arena, servers.store, "p", games=3)
+        servers.arena.replays.sleep = sleep
+        organiser = [u async for u in servers.watch(referee_pb2.WatchRequest(match_id=row.id),
+                                                     metadata=(("authorization", f"Bearer {ADMIN}"),))]
+        assert len(organiser) == 3 and waits == []
+        watched = [u.ByteSize() for u in [u async for u in servers.watch(referee_pb2.WatchRequest(match_id=row.id))]]
+        assert len(watched) == 3 and min(watched) > 1024, watched  # each game more than a second's worth
+        sent = sum(watched)
+        assert len(waits) == 3 and sum(waits) == pytest.approx((sent - 1024) / 1024, abs=0.01), (waits, sent)
+        waits.clear()
+        await read_feed(session, f"{servers.base}/api/match/{row.id}/feed")  # the same host's feed: in the same debt
+        assert len(waits) == 3 and all(w > 1 for w in waits)
+
+
 def test_one_host_holds_at_most_its_feeds(tmp_path: Path) -> None:
     """The audit's one client holding all 200 feeds: `mizerka serve --http-max-feeds-per-host 2`
     refuses a third from one host (429, naming the flag) while another host is served, and gives
@@ -255,8 +354,12 @@ def test_one_host_holds_at_most_its_feeds(tmp_path: Path) -> None:
         while True:  # the referee notices the closed connection at its next write to it
             try:
                 again = _Feed(url)
-            except urllib.error.HTTPError as e:
+            except urllib.error.HTTPError as e:  # still 429
                 assert e.code == 429 and time.monotonic() < deadline, e
+                time.sleep(0.1)
+                continue
+            except (urllib.error.URLError, ConnectionError) as e:  # closed at accept: the 429's wait (1 s) not over
+                assert time.monotonic() < deadline, e
                 time.sleep(0.1)
                 continue
             assert again.next()[0] == "update"

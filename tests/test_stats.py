@@ -8,7 +8,8 @@ import statistics
 import pytest
 from scipy.stats import t
 
-from tournaments.live import standings_table
+from tournaments.live import settled_line, standings_table
+from tournaments.sequential import PairEvidence, Separation, Verdict
 from tournaments.stats import BotLine, MeanCI, Standings, mean_ci95
 
 # t(0.975, df) from printed tables, to the digits they give.
@@ -54,3 +55,11 @@ def test_the_standings_table_says_why_a_bot_with_one_set_has_no_interval() -> No
                                        BotLine("many", games=6, mean=-0.5, ci95=2.25, sets=2)], {}, {}, 9))
     cells = list(table.columns[5].cells)
     assert cells == ["+1.50 (no CI: 1 set)", "-0.50 ± 2.25"]
+
+
+def test_counts_agree_with_their_nouns_in_the_standings_caption() -> None:
+    pair = PairEvidence("a", "b", 1.0, None, None, Verdict.OPEN)
+    one = Separation(0.95, rounds=1, games=1, scheduled=9, pairs=(pair,))
+    assert settled_line(one) == "not settled at 95%: 0 of 1 adjacent pairs separated after 1 complete round (1 game)"
+    two = Separation(0.95, rounds=2, games=6, scheduled=9, pairs=(pair,))
+    assert "after 2 complete rounds (6 games)" in settled_line(two)

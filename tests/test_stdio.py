@@ -6,7 +6,6 @@ misbehaving programs written here."""
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ from server.referee.offline import play
 from tournaments.local_bots import SdkSeat, StdioSeat
 
 from harness import BIN, ROOT, Referee, referee
+from needs import need_program
 from schemas import assert_conforms, problems
 
 FINISHED = arena_pb2.MATCH_STATUS_FINISHED
@@ -29,7 +29,12 @@ PYTHON_BOT = [sys.executable, "-I", "-S", str(ROOT / "clients" / "stdio" / "bot.
 DEALS = {"mizerka": 18, "trjamann": 12, "mizerka-short": 9}
 CARDS_HELD = game_pb2.PlayerState.DESCRIPTOR.fields_by_number[5].name  # hand_size, renamed hand_count
 
-needs_perl = pytest.mark.skipif(shutil.which("perl") is None, reason="perl is not installed")
+needs_perl = pytest.mark.usefixtures("perl")
+
+
+@pytest.fixture
+def perl() -> str:
+    return need_program("perl", "perl")
 
 
 @pytest.fixture
@@ -321,7 +326,12 @@ def test_each_example_bot_answers_a_refused_card_again(
     assert "CARD_NOT_HELD" in log.read_text()  # the bot's stderr passes through the bridge
 
 
-needs_jq = pytest.mark.skipif(shutil.which("jq") is None, reason="jq is not installed")
+needs_jq = pytest.mark.usefixtures("jq")
+
+
+@pytest.fixture
+def jq() -> str:
+    return need_program("jq", "jq")
 
 
 @needs_jq

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 
 import mizerka
@@ -45,12 +46,18 @@ def assert_clean(match: arena_pb2.Match) -> None:
         assert (seat.timeouts, seat.defaults_applied, seat.forfeited, seat.disconnected) == (0, 0, False, False), seat
 
 
-def give_up_message(address: str, tls: Tls | None) -> str:
-    """What an SDK bot says when it cannot get through (two attempts, short pauses)."""
+def give_up_message(address: str, tls: Tls | None, token: str = "any-token") -> str:
+    """What an SDK bot says when it cannot get through (two attempts, short pauses). With the default
+    token a bot that does get through is refused too, so a caller that means "the connection was
+    refused" must check the message says so (REFUSED_TOKEN is what a connected bot hears)."""
     with pytest.raises(mizerka.MizerkaError) as caught:
-        asyncio.run(mizerka.run_async(RandomBot, address, "any-token", games=1, max_reconnects=1, backoff_initial=0.05,
+        asyncio.run(mizerka.run_async(RandomBot, address, token, games=1, max_reconnects=1, backoff_initial=0.05,
                                       backoff_max=0.1, tls=tls))
     return str(caught.value)
+
+
+REFUSED_TOKEN = "the referee refused the token"
+GAVE_UP = "gave up after 1 reconnect attempts"
 
 
 # ------------------------------------------------------------------------------ settings
@@ -157,7 +164,7 @@ def test_sdk_bots_and_the_stdio_bridge_play_over_tls(tmp_path: Path, pki: Pki) -
 def test_a_plain_text_client_or_a_wrong_tls_setting_fails_with_a_clear_error(tmp_path: Path, pki: Pki) -> None:
     with referee(tmp_path, *pki.serve_args()) as ref:
         plain = give_up_message(ref.address, None)
-        assert "gave up after 1 reconnect attempts" in plain and "if the referee serves TLS, connect with TLS" in plain, plain
+        assert GAVE_UP in plain and "if the referee serves TLS, connect with TLS" in plain, plain
         no_name = give_up_message(ref.address, Tls(ca=str(pki.ca)))  # the certificate names localhost, not 127.0.0.1
         assert "MIZERKA_TLS_SERVER_NAME" in no_name, no_name
         untrusted = give_up_message(ref.address, Tls(ca=str(pki.other_ca), server_name="localhost"))
@@ -171,9 +178,17 @@ def test_mutual_tls_refuses_a_client_without_a_certificate_and_plays_with_one(tm
     with referee(tmp_path, *pki.serve_args(mutual=True)) as ref:
         refused = give_up_message(ref.address, pki.tls())
         assert "requires client certificates" in refused and "MIZERKA_TLS_CERT" in refused, refused
+        # A signed certificate gets through the handshake: the referee hears the (wrong) token and refuses it.
+        signed = give_up_message(ref.address, pki.tls(client_cert=True))
+        assert REFUSED_TOKEN in signed and GAVE_UP not in signed, signed
         stranger = make_pki(tmp_path / "stranger")  # a client certificate our CA did not sign
         tls = Tls(ca=str(pki.ca), cert=str(stranger.client_cert), key=str(stranger.client_key), server_name="localhost")
-        give_up_message(ref.address, tls)
+        # ... a stranger's does not: the connection itself is refused, the token never heard.
+        unsigned = give_up_message(ref.address, tls)
+        assert GAVE_UP in unsigned and REFUSED_TOKEN not in unsigned, unsigned
+        with pytest.raises(grpc.RpcError) as caught:  # nor may the stranger do anything with the admin token
+            TlsAdmin(ref.address, tls).register("stranger")
+        assert caught.value.code() == grpc.StatusCode.UNAVAILABLE, caught.value
         admin = TlsAdmin(ref.address, pki.tls(client_cert=True))
         bots = [admin.register(f"mtls-{i}") for i in range(3)]
         match_id = admin.create("mizerka-short", [bot_id for bot_id, _ in bots], seed="mtls")

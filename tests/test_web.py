@@ -26,6 +26,7 @@ from google.protobuf import json_format
 from test_league import MIZERKA, league_file
 
 from mizerka_engine.actions import Exchange
+from mizerka_engine.cards import parse_card
 from mizerka_engine.events import ACTION_EVENTS
 from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
@@ -42,13 +43,25 @@ from browser import launch, new_page
 from harness import ROOT, Admin, Referee, referee
 from test_protocol import allowed_event_cards, proto_cards
 
-# Records every server-sent event the page receives, before the page's own script runs.
+# Records every server-sent event the page receives, before the page's own script runs, and the
+# cards the page shows once it has drawn each (every card the board draws carries data-card): where
+# (hands, talon, the current trick, anywhere at all) and the hands' "hidden: N cards".
 RECORDER = """
 window.__received = [];
+window.__shown = [];
+const cardsIn = (selector) => [...document.querySelectorAll(selector)].map((c) => c.dataset.card);
 const Original = window.EventSource;
 window.EventSource = class extends Original {
   addEventListener(type, listener, ...rest) {
-    return super.addEventListener(type, (e) => { window.__received.push([type, e.data]); listener(e); }, ...rest);
+    return super.addEventListener(type, (e) => {
+      window.__received.push([type, e.data]);
+      listener(e);
+      window.__shown.push({ all: cardsIn("[data-card]"), cards: document.querySelectorAll(".card").length,
+                            hands: cardsIn(".hand [data-card]"), talon: cardsIn("#talon [data-card]"),
+                            trick: cardsIn("#current-trick [data-card]"),
+                            hidden: [...document.querySelectorAll(".hand .hidden-hand")].map((h) => h.textContent),
+                            deal: (document.querySelector("#deal-line .deal-no") || {}).textContent });
+    }, ...rest);
   }
 };
 """
@@ -127,18 +140,24 @@ def test_following_a_match_in_the_browser(tmp_path: Path, browser: Any) -> None:
         for _, token in bots:  # slow bots: a human (and the test) can see each card come
             ref.bot(token, sys.executable, str(ROOT / "tests" / "bots" / "protobot.py"), "slow:30")
         page.click(f"a[href='/match/{match_id}']")
-        page.wait_for_selector("body[data-state='live'] .trick .card", timeout=30_000)
+        page.wait_for_selector("body[data-state='live'] #current-trick .card", timeout=30_000)
+        # a match playing is RUNNING for the arena's list as for its own page
+        assert get(f"{base}/api/match/{match_id}")[1]["status"] == "RUNNING"
+        assert [m["status"] for m in get(f"{base}/api/arena")[1]["live"] if m["match_id"] == match_id] == ["RUNNING"]
         seen_cards: set[str] = set()
         sheet_rows = 0
         deadline = time.monotonic() + 120
         while page.get_attribute("body", "data-state") == "live" and time.monotonic() < deadline:
-            seen_cards |= set(page.eval_on_selector_all(".trick .card", "cs => cs.map(c => c.dataset.card)"))
-            sheet_rows = max(sheet_rows, page.locator("table.scoresheet tbody tr").count())
+            seen_cards |= set(page.eval_on_selector_all("#current-trick .card", "cs => cs.map(c => c.dataset.card)"))
+            sheet_rows = max(sheet_rows, page.locator("#scoresheet tbody tr").count())
             page.wait_for_timeout(100)
         page.wait_for_selector("body[data-state='sealed']", timeout=60_000)
         assert len(seen_cards) > 8, f"the page showed too few cards played: {sorted(seen_cards)}"
-        assert sheet_rows >= 1 and page.locator("table.scoresheet tbody tr").count() >= 2, "the score sheet did not fill"
-        assert page.locator(".record").count() == 0, "a sealed match showed its full record"
+        assert sheet_rows >= 1 and page.locator("#scoresheet tbody tr").count() >= 2, "the score sheet did not fill"
+        assert page.locator("#step-counter").count() == 0, "a sealed match showed its full record"
+        assert page.locator(".hand .card").count() == 0, "a sealed match showed a hand"
+        deals = load_ruleset("mizerka-short").deals
+        assert page.locator("#deal-line .deal-no").text_content() in (f"Deal {deals} of {deals}", "Tie-break deal")
         shots = tmp_path / "screenshots"
         shots.mkdir()
         page.screenshot(path=str(shots / "match-sealed.png"), full_page=True)
@@ -148,14 +167,11 @@ def test_following_a_match_in_the_browser(tmp_path: Path, browser: Any) -> None:
             page.wait_for_timeout(100)  # the feed's end follows its last update (wait_for_function needs eval: the CSP refuses it)
             live = page.evaluate("window.__received")
         assert live, "the page received no updates"
+        shown = page.evaluate("window.__shown")[:len(live)]
 
         published = admin.stub.PublishMatches(arena_pb2.PublishMatchesRequest(group="league-web"), metadata=admin.metadata)
         assert published.published == 1
-        page.wait_for_selector("body[data-state='public'] .record", timeout=30_000)
-        page.screenshot(path=str(shots / "match-public.png"), full_page=True)
-        print(f"\nscreenshots of the match page: {shots / 'match-sealed.png'} (sealed), {shots / 'match-public.png'} (published)")
-        hands = page.locator(".record table tbody tr").count()
-        assert hands >= 3, "the published record shows every seat's hand"
+        _steps_through(page, shots / "match-public.png")
         closed = "request failed: " + f"{base}/api/match/{match_id}/feed"  # the page closes the feed at its end
         assert [p for p in problems if p != closed] == [], problems
 
@@ -168,13 +184,43 @@ def test_following_a_match_in_the_browser(tmp_path: Path, browser: Any) -> None:
         for update, data in zip(updates, [d for kind, d in live if kind == "update"]):
             json_format.Parse(data, update)
         assert updates and [kind for kind, _ in live].count("end") == 1
-        for update in updates:  # before the publication: nothing a spectator may not see
+        for update, drawn in zip(updates, [s for (kind, _), s in zip(live, shown) if kind == "update"], strict=True):
+            # before the publication: nothing a spectator may not see, in the feed or on the page
             assert not update.full and not update.deals
             key = update.view.SerializeToString(deterministic=True)
             assert key in states, f"update of game {update.game_number}: a view no spectator is shown"
             leaked = proto_cards(update) - states[key]
             assert not leaked, f"hidden cards reached the page: {sorted(leaked)}"
+            drawn_cards = {parse_card(c) for c in drawn["all"]}
+            assert drawn["cards"] == len(drawn["all"]) and not drawn_cards - states[key], f"the page drew hidden cards: {drawn}"
+            # ... and all it may: the current trick, the talon if public (never to a spectator of
+            # this preset's blind exchange), how many cards each hidden hand holds
+            trick = update.view.tricks[-1].plays if update.view.tricks else []
+            assert drawn["trick"] == [p.card for p in trick]
+            assert drawn["talon"] == (list(update.view.talon) if update.view.talon_known else [])
+            assert drawn["hands"] == [] and drawn["hidden"] == [
+                f"hidden: {p.hand_count} card{'' if p.hand_count == 1 else 's'}" for p in update.view.players]
         assert all(p.hand_count and not p.hand for u in updates[:1] for p in u.view.players)
+
+
+def _steps_through(page: Any, shot: Path) -> None:
+    """A finished public match's page: the step-through replay of the report's pages, every hand shown."""
+    page.wait_for_selector("body[data-state='public'] #step-counter", timeout=30_000)
+    page.keyboard.press("Home")
+    assert page.locator("#step-counter").get_attribute("data-step") == "0"
+    assert page.locator("#phase").get_attribute("data-phase") == "contract"
+    assert all(page.locator(f"#seat-{s} .hand .card").count() == 13 for s in range(3)), "every hand is shown"
+    assert page.locator("#talon .card").count() == 52 - 3 * 13, "and the talon"
+    page.locator("#forward").click()
+    assert page.locator("#step-counter").get_attribute("data-step") == "1"
+    page.keyboard.press("End")
+    assert page.locator("#phase").get_attribute("data-phase") == "over"
+    last = int(page.locator("#step-counter").get_attribute("data-step"))
+    assert last > 50 and page.locator("#scoresheet tbody tr.done").count() >= 9
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#step-counter").get_attribute("data-step") == str(last - 1)
+    page.screenshot(path=str(shot), full_page=True)
+    print(f"\nscreenshot of a public match's replay: {shot}")
 
 
 def _read_lines(proc: subprocess.Popen[str], into: list[str]) -> None:
@@ -247,8 +293,8 @@ def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, brows
         playing = "main table:not(.standings):not(.h2h) a[href^='/match/']"  # "Playing now"
         page.wait_for_selector(playing, timeout=60_000)
         page.click(playing)
-        page.wait_for_selector("body[data-state='live'] .trick .card", timeout=60_000)
-        assert page.locator("table.players tbody tr").count() == 3
+        page.wait_for_selector("body[data-state='live'] #current-trick .card", timeout=60_000)
+        assert page.locator("#seats .seat").count() == 3
         page.screenshot(path=str(shots / "league-match.png"), full_page=True)
         print(f"\nscreenshots of a league's pages: {shots}/arena.png, league.png, league-match.png")
         feed = re.compile(r"request failed: http://127\.0\.0\.1:\d+/api/match/[^/]+/feed")  # the page closes an ended feed
@@ -261,6 +307,28 @@ def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, brows
             proc.wait(timeout=60)
         reader.join(timeout=10)
     assert "standings after 6 games" in "".join(output)
+    _served_after_the_league(tmp_path, browser, shots)
+
+
+def _served_after_the_league(tmp_path: Path, browser: Any, shots: Path) -> None:
+    """The runner has ended, and its page with it: `mizerka serve --db DATA/league.sqlite --http-port`
+    (docs/web.md) shows the league again, and each of its games, published, steps through."""
+    (tmp_path / "after").mkdir()
+    with referee(tmp_path / "after", "--http-port", "0", db=tmp_path / "data" / "league.sqlite") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        status, league = get(f"{base}/api/league/webleague")
+        assert status == 200 and league["finished"] == league["games"] == 6 and league["running"] == 0, league
+        recent = get(f"{base}/api/arena")[1]["recent"]
+        assert recent and all(m["group"] and m["public"] and m["status"] == "FINISHED" for m in recent), recent
+        page, problems = new_page(browser)
+        page.goto(f"{base}/league/webleague")
+        page.wait_for_selector("table.standings tbody tr", timeout=30_000)
+        assert sorted(_standings(page)) == ["a", "b", "c"]
+        page.goto(f"{base}/match/{recent[0]['match_id']}")
+        _steps_through(page, shots / "league-match-after.png")
+        feed = f"{base}/api/match/{recent[0]['match_id']}/feed"  # the page closes the feed at its end
+        assert [p for p in problems if p != f"request failed: {feed}"] == [], problems
+        page.close()
 
 
 def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:

@@ -22,8 +22,8 @@ from test_crash_resume import NO_FAULTS, alive, descendants, standings
 
 from server.database import database_url
 
-from harness import need_sandbox, scrape
-from pg import free_port, pg_server, pg_url  # noqa: F401 (fixtures)
+from harness import logged_port, need_sandbox, scrape
+from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 
 BIN = Path(sys.executable).parent
 MIZERKA = str(BIN / "mizerka")
@@ -108,10 +108,10 @@ def test_three_workers_one_killed_one_stopped_give_the_single_host_standings(
     submitter = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  text=True)
     db = Db(pg_url)
-    ports = [free_port() for _ in range(3)]
-    workers = [start_worker(pg_url, tmp_path / f"w{i}", "--slots", "2", "--lease-s", "4", "--metrics-port", str(ports[i]))
+    workers = [start_worker(pg_url, tmp_path / f"w{i}", "--slots", "2", "--lease-s", "4", "--metrics-port", "0")
                for i in range(3)]
     try:
+        ports = [logged_port((tmp_path / f"w{i}").with_suffix(".log"), "metrics listening") for i in range(3)]
         # kill -9 of the first worker seen playing, mid-game: first its metrics while it plays (its
         # leases and its referee's live matches, on one endpoint); then it dies, and its referee and
         # bots with it; its games are retaken later
@@ -196,13 +196,14 @@ def test_submitting_a_league_with_remote_bots_points_to_the_central_referee(pg_u
 def test_a_host_that_cannot_run_a_bot_leaves_the_league_to_others_and_charges_no_bot(
     pg_url: str, tmp_path: Path  # noqa: F811
 ) -> None:
-    """A bot command missing on a worker's host is the organiser's setup, not the bot's fault:
-    the worker says so and claims nothing; no crash is counted, no game is taken."""
+    """A bot command missing on a worker's host (here the program its stdio bridge would run) is
+    the organiser's setup, not the bot's fault: the worker says so, naming the bot, the path and
+    why, and claims nothing; no crash is counted, no game is taken."""
     path = tmp_path / "missing.toml"
     path.write_text(f'name = "missing"\npreset = "mizerka-short"\ndb = "{pg_url}"\n'
                     '[[bots]]\nname = "a"\ncommand = ["mizerka-bot", "random"]\n'
                     '[[bots]]\nname = "b"\ncommand = ["mizerka-bot", "random"]\n'
-                    '[[bots]]\nname = "c"\ncommand = ["/nonexistent/bot-c"]\n')
+                    '[[bots]]\nname = "c"\ncommand = ["mizerka-bot", "stdio", "--", "/nonexistent/bot-c"]\n')
     submitter = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     worker = start_worker(pg_url, tmp_path / "w", "--lease-s", "4")
     db = Db(pg_url)
@@ -217,7 +218,9 @@ def test_a_host_that_cannot_run_a_bot_leaves_the_league_to_others_and_charges_no
         for p in (worker, submitter):
             p.terminate()
             p.wait(timeout=60)
-    assert "/nonexistent/bot-c" in log.read_text()
+    said = next(e for e in map(json.loads, log.read_text().splitlines()) if e.get("event") == "cannot-play")
+    assert said["error"] == ("bot c: the program its mizerka-bot stdio runs, '/nonexistent/bot-c', cannot start: "
+                             "no such file (/nonexistent/bot-c)"), said
     assert db.rows("select count(*) as n from league_games where status != 'PENDING' or attempt is not null")[0].n == 0
     assert db.rows("select sum(crashes) as n from league_bots")[0].n == 0
     db.engine.dispose()

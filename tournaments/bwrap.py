@@ -7,8 +7,10 @@ A sandboxed bot gets:
   referee reached through its Unix socket, bound in at /run/mizerka (``MIZERKA_SERVER=unix:...``);
   a remote referee (``league run --server``) is the one case where the network stays;
 - a read-only view of the system (/usr, the /lib* and /bin links, a few files of /etc), of this
-  installation's Python and of its command's own folders (its program's, and those of the
-  arguments that name files or folders), never the league's data, database, logs or file;
+  installation's Python with the bot SDK and what it needs wherever they are imported from (an
+  editable install's project folders too: tournaments/distributions.py), and of its command's own
+  folders (its program's, those of the arguments that name files or folders, and for a console
+  script of this installation its distribution's), never the league's data, database, logs or file;
 - a writable scratch folder of its own, ``DATA/sandbox/NAME``, as HOME and TMPDIR, and a small
   /tmp and /dev/shm of its own (64 MiB each, in memory; the rest of /dev read-only);
 - a memory cgroup of its own where the runner can make one (tournaments/cgroups.py), limited to
@@ -39,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import importlib.util
 import os
 import shutil
 import signal
@@ -57,6 +58,8 @@ import trio
 from server.logs import private_dir
 from tournaments.cgroups import BotCgroup, RunnerGroup, runner_group
 from tournaments.config import BotSpec, League
+from tournaments.distributions import SDK, import_roots, script_distribution
+from tournaments.local_referee import BIN
 from tournaments.processes import Child
 from tournaments.sandbox import Limits, SandboxError, SandboxMode
 
@@ -67,9 +70,6 @@ SYSTEM = ("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32")
 # zone, certificates for TLS to a remote referee); the rest of /etc stays out.
 ETC = ("alternatives", "ca-certificates", "ca-certificates.conf", "group", "host.conf", "hosts", "ld.so.cache",
        "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "passwd", "resolv.conf", "ssl")
-# This installation's packages a bot may run: the SDK (mizerka-bot) and its wire stubs, which an
-# editable install keeps outside the venv. Not the arena's own (nor the bundled league files).
-PACKAGES = ("mizerka", "mizerka_proto")
 # What a crashed bot's last words say when a limit made it fail (an allocation, a fork or a thread).
 MEMORY_SIGNS = ("MemoryError", "bad_alloc", "out of memory", "Cannot allocate memory", "ENOMEM", "allocation failed")
 PROCESS_SIGNS = ("Resource temporarily unavailable", "BlockingIOError", "EAGAIN", "can't start new thread",
@@ -215,18 +215,17 @@ def _mounts(box: Sandbox) -> list[str]:
 @functools.cache
 def python_paths() -> tuple[Path, ...]:
     """This installation's Python, read-only in every sandbox: the venv, the interpreter it was
-    made from and the folders of its own packages."""
-    paths = {Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent}
-    for name in PACKAGES:
-        spec = importlib.util.find_spec(name)
-        if spec is not None:
-            paths.update(Path(p) for p in spec.submodule_search_locations or [])
-    return tuple(sorted(paths))
+    made from, and wherever the bot SDK and what it needs are imported from (an editable install
+    keeps them outside the venv: tournaments/distributions.py)."""
+    return tuple(sorted({Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent,
+                         *import_roots((SDK,))}))
 
 
 def command_folders(command: Sequence[str], env: Mapping[str, str], cwd: Path) -> tuple[Path, ...]:
     """The folders a bot's command needs to read: its program's (found on PATH as exec finds it,
-    and where a link leads) and those of its arguments that name existing files or folders."""
+    and where a link leads), those of its arguments that name existing files or folders, and, for
+    a console script of this installation, where its distribution and what that requires are
+    imported from."""
     program = command[0] if "/" in command[0] else shutil.which(command[0], path=env.get("PATH", os.defpath))
     folders = set()
     for arg in (program, *command[1:]):
@@ -238,6 +237,9 @@ def command_folders(command: Sequence[str], env: Mapping[str, str], cwd: Path) -
             continue
         for found in (path.absolute(), path.resolve()):
             folders.add(found if found.is_dir() else found.parent)
+    script = script_distribution(None if program is None else str(cwd / program), (BIN,))
+    if script is not None:
+        folders.update(import_roots((script,)))
     return tuple(sorted(folders))
 
 
@@ -275,6 +277,9 @@ def user_namespace(tools: Tools) -> int:
         helper.wait()
 
 
+PROBE_ATTEMPTS, PROBE_PAUSE_S = 3, 0.5  # the empty sandbox tried so often before the host is said to have none
+
+
 @functools.cache
 def tools() -> Tools | str:
     """The sandbox's tools on this host, or why there is no sandbox here: checked once, by running
@@ -286,16 +291,22 @@ def tools() -> Tools | str:
     if prlimit is None or root and (setpriv is None or sleep is None):
         return "prlimit or setpriv (util-linux) is missing"
     found = Tools(bwrap, prlimit, setpriv if root else None, sleep if root else None)
-    with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
-        box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
-        try:
-            done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
-                argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
-        except (OSError, subprocess.SubprocessError) as e:
-            return f"bwrap cannot start a sandbox here ({e})"
-    if done.returncode != 0:
-        return f"bwrap cannot start a sandbox here ({done.stderr.strip() or f'exit code {done.returncode}'})"
-    return found
+    why = ""
+    for attempt in range(PROBE_ATTEMPTS):  # a loaded host fails to make a namespace now and then
+        if attempt:
+            time.sleep(PROBE_PAUSE_S)
+        with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
+            box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
+            try:
+                done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
+                    argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
+            except (OSError, subprocess.SubprocessError) as e:
+                why = f"bwrap cannot start a sandbox here ({e})"
+                continue
+        if done.returncode == 0:
+            return found
+        why = f"bwrap cannot start a sandbox here ({done.stderr.strip() or f'exit code {done.returncode}'})"
+    return why
 
 
 def exit_reason(code: int, limits: Limits, tail: str, sandboxed: bool, oom_killed: bool = False) -> str:

@@ -5,6 +5,7 @@ See docs/leagues.md for the format and an example.
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 import shlex
@@ -125,7 +126,10 @@ _BOT = {"name": str, "command": (str, list), "remote": bool, "env": dict, "sandb
 def _check(table: dict[str, Any], schema: dict[str, Any], where: str) -> None:
     for key, value in table.items():
         if key not in schema:
-            raise LeagueError(f"{where}: unknown key {key!r}; expected one of {', '.join(schema)}")
+            # A typo is the likely cause: name the key it was probably meant to be.
+            close = difflib.get_close_matches(key, schema, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise LeagueError(f"{where}: unknown key {key!r}{hint}; expected one of {', '.join(schema)}")
         wants = schema[key] if isinstance(schema[key], tuple) else (schema[key],)
         # TOML true/false are Python bools, which are ints too: refuse them where a number is wanted.
         if not isinstance(value, wants) or isinstance(value, bool) and bool not in wants:
@@ -137,7 +141,8 @@ def _bot(raw: Any, i: int, where: str, league: str, sandbox: SandboxSettings) ->
     at = f"{where}: bots[{i}]"
     if not isinstance(raw, dict):
         raise LeagueError(f"{at} must be a table with name and command (or remote = true)")
-    _check(raw, _BOT, at)
+    given = raw.get("name")
+    _check(raw, _BOT, f"{at} ({given!r})" if isinstance(given, str) and given.strip() else at)
     name = raw.get("name", "").strip()
     if not name or any(c in name for c in "/\\ "):
         raise LeagueError(f"{at}: name must be a non-empty word without spaces or slashes, got {raw.get('name')!r}")

@@ -24,6 +24,8 @@ from server.database import is_postgres
 from server.logs import configure_logging, private_umask
 from server.metrics import start_metrics_server
 from server.store import DatabaseError, StoreError
+from server.text import counted
+from tournaments.bot_commands import BotCommandError, check_commands
 from tournaments.config import League, LeagueError, load_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
 from tournaments.local_referee import LOCAL_HOST
@@ -111,6 +113,11 @@ def league_run(
     to_workers = remote is None and not here and is_postgres(league.database)
     if to_workers and (host != LOCAL_HOST or port or http_port is not None):
         raise usage_error("--host, --port and --http-port are for the league's own referee: the workers run theirs (or use --here)")
+    if not to_workers:  # this host starts the bots (a submitted league's workers check theirs: cannot-play)
+        try:
+            check_commands(league)
+        except BotCommandError as e:
+            raise usage_error(str(e)) from None
     try:
         if to_workers:
             result = trio.run(submit_league, league, reporter, fresh)
@@ -136,10 +143,12 @@ def league_run(
         reporter.close()
         for reader in readers:
             reader.close()
-    console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
+    console.print(standings_table(result, f"{league.name}: standings after {counted(result.games, 'game')}"))
     console.print(head_to_head_table(result))
     if reporter.unsandboxed:
         console.print(f"[bold red]{reporter.unsandboxed}[/]", highlight=False)
+    if failed := reporter.failure_summary():
+        raise usage_error(f"league {league.name}: {failed}", 1)
 
 
 @worker_app.command()
@@ -209,7 +218,7 @@ def league_standings(
         print(json.dumps(result.to_json(), indent=2))
         return
     console = Console(width=max(Console().width, 120))
-    console.print(standings_table(result, f"{league.name}: standings after {result.games} games"))
+    console.print(standings_table(result, f"{league.name}: standings after {counted(result.games, 'game')}"))
     console.print(head_to_head_table(result))
 
 
@@ -225,9 +234,9 @@ def report(
         summary = write_report(league, out, unfinished=unfinished)
     except (ReportError, DatabaseError, OSError) as e:  # OSError: the folder cannot be written
         raise usage_error(str(e)) from None
-    print(f"wrote {summary.out / 'index.html'} and {summary.games} game pages; open it in a browser (see docs/report.md)")
+    print(f"wrote {summary.out / 'index.html'} and {counted(summary.games, 'game page')}; open it in a browser (see docs/report.md)")
     if summary.unfinished:
         print(f"warning: {summary.unfinished}: this report shows every hand of them, keep it to yourself "
               "(the web page does not serve it while the league is sealed)", file=sys.stderr)
     if summary.failed:
-        raise usage_error(f"{len(summary.failed)} games could not be shown: {'; '.join(summary.failed)}", 1)
+        raise usage_error(f"{counted(len(summary.failed), 'game')} could not be shown: {'; '.join(summary.failed)}", 1)

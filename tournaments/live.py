@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from server.scoresheet import name_cell
-from server.text import printable
+from server.text import counted, printable
 from tournaments.sequential import PairEvidence, Separation, Verdict
 from tournaments.stats import Standings
 
@@ -34,7 +34,7 @@ def standings_table(result: Standings, title: str = "Standings") -> Table:
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for i, b in enumerate(result.bots, 1):
         # One set has no spread to estimate an interval from: say so rather than show a bare mean.
-        ci = f" ± {b.ci95:.2f}" if b.ci95 is not None else f" (no CI: {b.sets} set{'s' if b.sets != 1 else ''})"
+        ci = f" ± {b.ci95:.2f}" if b.ci95 is not None else f" (no CI: {counted(b.sets, 'set')})"
         faults = ", ".join(f"{k} {v}" for k, v in b.faults.items() if v)
         if b.crashes:
             faults = ", ".join(x for x in (faults, f"crashes {b.crashes}") if x)
@@ -63,10 +63,10 @@ def settled_line(evidence: Separation) -> str:
     if not evidence.settled:
         done = sum(p.verdict is Verdict.SETTLED for p in evidence.pairs)
         return (f"not settled at {level}: {done} of {len(evidence.pairs)} adjacent pairs separated "
-                f"after {evidence.rounds} complete rounds ({evidence.games} games)")
+                f"after {counted(evidence.rounds, 'complete round')} ({counted(evidence.games, 'game')})")
     left = evidence.scheduled - evidence.games
     stopped = f"; the league stopped: {left} scheduled games were not needed" if left > 0 else ""
-    return (f"settled at {level} after {evidence.games} games ({evidence.rounds} rounds): every adjacent pair "
+    return (f"settled at {level} after {counted(evidence.games, 'game')} ({counted(evidence.rounds, 'round')}): every adjacent pair "
             f"separated{stopped}")
 
 
@@ -106,6 +106,7 @@ class Reporter:
         self.new = 0
         self.workers: dict[str, dict[str, int]] = {}  # a league submitted to workers: their games
         self.unsandboxed = ""  # the warning that its bots ran without a sandbox, repeated under the standings
+        self.never_connected: list[str] = []  # bots disabled before they ever connected: "NAME (why; its log: PATH)"
 
     def __call__(self, event: str, data: dict[str, Any]) -> None:
         handler = getattr(self, f"on_{event.replace('-', '_')}", None)
@@ -130,7 +131,7 @@ class Reporter:
         self.total, self.done = d["total"], d["done"]
         self.progress.update(self.task, total=self.total, completed=self.done)
         resumed = f", resuming: {self.done} already played" if self.done else ""
-        self._say(f"league {shown(self.name)}: {self.total} games{resumed}")
+        self._say(f"league {shown(self.name)}: {counted(self.total, 'game')}{resumed}")
         if self.console.is_terminal and d["todo"]:
             self.live = Live(self._render(), console=self.console, refresh_per_second=4)
             self.live.start()
@@ -162,6 +163,21 @@ class Reporter:
 
     def on_bot_disabled(self, d: dict[str, Any]) -> None:
         self._say(f"[bold red]bot {shown(d['bot'])} {shown(d['reason'])}[/]")
+        if not d.get("never_connected"):
+            return
+        self.never_connected.append(f"{printable(d['bot'])} (last: {printable(d['last'])}; its log: {d['log']})")
+        tail = d.get("log_tail") or ["(empty)"]
+        # the bot's own words: printed as they are, never read as markup
+        self.console.print(f"bot {printable(d['bot'])} never connected; the last lines of its log, {d['log']}:\n"
+                           + "\n".join(f"  | {printable(line)}" for line in tail), markup=False, highlight=False, soft_wrap=True)
+
+    def failure_summary(self) -> str:
+        """What went wrong with the league's bots, for the end of `league run` (empty: nothing)."""
+        if not self.never_connected:
+            return ""
+        n = len(self.never_connected)
+        return (f"{n} bot{'s' if n != 1 else ''} never connected and {'were' if n != 1 else 'was'} disabled, "
+                f"{'their' if n != 1 else 'its'} games played as forfeits: {'; '.join(self.never_connected)}")
 
     def on_referee_restart(self, d: dict[str, Any]) -> None:
         self._say(f"the referee exited (code {d['code']}); restarted it, unfinished games will be replayed")
@@ -175,7 +191,7 @@ class Reporter:
                   "their results (if any) are discarded and they are played again")
 
     def on_aborted(self, d: dict[str, Any]) -> None:
-        self._say(f"aborted {len(d['matches'])} unfinished matches of the league on the referee ({d['reason']})")
+        self._say(f"aborted {counted(len(d['matches']), 'unfinished match', 'unfinished matches')} of the league on the referee ({d['reason']})")
 
     def on_abort_unsupported(self, d: dict[str, Any]) -> None:
         self._say("[yellow]warning: the referee has no Arena.AbortMatches (an older version): matches an earlier "
@@ -193,7 +209,7 @@ class Reporter:
                            markup=False, highlight=False, soft_wrap=True)
 
     def on_settled(self, d: dict[str, Any]) -> None:
-        self._say(f"settled after {d['games']} games ({d['rounds']} rounds): every adjacent pair of the standings "
+        self._say(f"settled after {counted(d['games'], 'game')} ({counted(d['rounds'], 'round')}): every adjacent pair of the standings "
                   f"is separated at {d['confidence']:.0%}; the other {d['scheduled'] - d['games']} scheduled games "
                   "are not needed")
 

@@ -32,13 +32,18 @@ from server.matchlog import GameLog
 from server.protocol import action_from_proto, ranks
 from server.referee.offline import SeatMessage, play, refeed, seat_messages
 from server.scoresheet import name_cell, render_scoresheet
-from server.store import DatabaseError, Store
+from server.store import FINISHED, DatabaseError
 from server.text import printable
 from server.wire_events import event_from_proto
+from tournaments.config import LeagueError, load_league
 from tournaments.local_bots import BotSpecError, ProgramFault, SdkSeat, StdioSeat, builtin_style, make_seat
+from tournaments.store import LeagueStore
 
 DEFAULT_DB = "data/arena.sqlite"
 DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a PostgreSQL URL (as for `mizerka serve`).")]
+LeagueOption = Annotated[tuple[Path, str] | None, typer.Option(
+    "--league", metavar="FILE KEY", help="A league's game by its key in the standings (e.g. --league tournaments/demo.toml t0/g0/s2), "
+                                        "instead of a match id: the league file names the database.")]
 
 match_app = typer.Typer(help="Stored matches: list them, export their games as match logs (docs/match-log.md).",
                         no_args_is_help=True, add_completion=False)
@@ -46,13 +51,50 @@ replay_app = typer.Typer(add_completion=False)
 rerun_app = typer.Typer(add_completion=False)
 
 
-def _open_store(db: str) -> Any:
+def _open_store(db: str) -> LeagueStore:
+    """The referee's tables and the leagues' (one schema): a match and the league game it played."""
     if "://" not in db and not Path(db).exists():
         raise usage_error(f"no database at {db} (give the referee's file with --db)")
     try:
-        return Store(db)
+        return LeagueStore(db)
     except DatabaseError as e:
         raise usage_error(str(e)) from None
+
+
+def _league_match(league_file: Path, key: str) -> tuple[str, str]:
+    """The database and match id of game ``key`` of a league file's league."""
+    try:
+        league = load_league(league_file)
+    except LeagueError as e:
+        raise usage_error(str(e)) from None
+    if not league.has_database:
+        raise usage_error(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
+    store = _open_store(league.database)
+    try:
+        row = store.league_game(league.name, key)
+        if row is None:
+            keys = [g["key"] for g in store.league_games(league.name)]
+            near = f" (its keys run {keys[0]} .. {keys[-1]})" if keys else " (it has no scheduled games yet)"
+            raise usage_error(f"league {league.name!r} has no game {key!r}{near}")
+        if row["status"] != FINISHED or not row["match_id"]:
+            raise usage_error(f"game {key} of league {league.name!r} is {row['status'].lower()}: no finished match yet")
+        return league.database, row["match_id"]
+    finally:
+        store.close()
+
+
+def _source(file_or_id: str | None, league: tuple[Path, str] | None, db: str, what: str) -> tuple[str, str]:
+    """(the file or match id, the database) a command reads: FILE_OR_ID in --db, or --league FILE KEY."""
+    if league is None:
+        if file_or_id is None:
+            raise usage_error(f"give {what} or --league FILE KEY")
+        return file_or_id, db
+    if file_or_id is not None:
+        raise usage_error(f"give {what} or --league FILE KEY, not both")
+    if db != DEFAULT_DB:
+        raise usage_error("--league reads the league's own database (its file names it): leave out --db")
+    league_db, match_id = _league_match(*league)
+    return match_id, league_db
 
 
 # ------------------------------------------------------------------------------ match list / export
@@ -62,7 +104,8 @@ def match_list(
     status: Annotated[str | None, typer.Option(help="Only matches in this status: PENDING, RUNNING, FINISHED or ABORTED.")] = None,
     limit: Annotated[int, typer.Option(help="At most this many matches, newest first.")] = 100,
 ) -> None:
-    """List stored matches, newest first: id, status, preset, games stored/planned, seats, created."""
+    """List stored matches, newest first: id, status, preset, games stored/planned, the league and game key
+    it played (as the standings name it), created, seats with their totals over the stored games."""
 
     store = _open_store(db)
     try:
@@ -70,13 +113,19 @@ def match_list(
         if not rows:
             print("no matches")
             return
-        print(f"{'match':<20} {'status':<9} {'preset':<14} {'games':>7}  {'created (UTC)':<19}  seats")
+        keys = store.games_of_matches([row.id for row in rows])
+        width = max([len("league game"), *(len(printable(str(k))) for k in keys.values())])
+        print(f"{'match':<20} {'status':<9} {'preset':<14} {'games':>7}  {'league game':<{width}}  {'created (UTC)':<19}  "
+              "seats (totals)")
         for row in rows:
             full = store.match(row.id) or row
             names = [printable(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
+            totals = [sum(r["totals"][s] for r in full.results) for s in range(len(row.seats))] if full.results else None
+            seats = ", ".join(n if totals is None else f"{n} {totals[s]:+d}" for s, n in enumerate(names))
             created = datetime.datetime.fromtimestamp(row.created_at, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
             games = f"{len(full.results)}/{row.games}"
-            print(f"{row.id:<20} {row.status:<9} {row.preset:<14} {games:>7}  {created:<19}  {', '.join(names)}")
+            key = printable(str(keys[row.id])) if row.id in keys else "-"
+            print(f"{row.id:<20} {row.status:<9} {row.preset:<14} {games:>7}  {key:<{width}}  {created:<19}  {seats}")
     finally:
         store.close()
 
@@ -101,13 +150,15 @@ def _stored_lines(store: Any, match_id: str, game: int | None) -> list[dict[str,
 
 @match_app.command("export")
 def match_export(
-    match_id: Annotated[str, typer.Argument(help="The match id (see `mizerka match list`).")],
+    match_id: Annotated[str | None, typer.Argument(help="The match id (see `mizerka match list`).")] = None,
     game: Annotated[int | None, typer.Option(help="Only this game (from 0); default: every finished game, one after another.")] = None,
     db: DbOption = DEFAULT_DB,
+    league: LeagueOption = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of standard output.")] = None,
 ) -> None:
     """Write a match's log as JSON Lines (docs/match-log.md): header, entries, end, per game."""
 
+    match_id, db = _source(match_id, league, db, "a match id")
     store = _open_store(db)
     try:
         text = matchlog.dumps(_stored_lines(store, match_id, game))
@@ -293,8 +344,9 @@ def _print_scoresheet(v: Verified, title: str = "") -> None:
 # ------------------------------------------------------------------------------ replay
 @replay_app.command("replay")
 def replay_command(
-    file_or_id: Annotated[str, typer.Argument(metavar="FILE_OR_ID", help="A match log (JSON Lines; '-' for standard input) or a match id in --db.")],
+    file_or_id: Annotated[str | None, typer.Argument(metavar="[FILE_OR_ID]", help="A match log (JSON Lines; '-' for standard input) or a match id in --db.")] = None,
     db: DbOption = DEFAULT_DB,
+    league: LeagueOption = None,
     game: Annotated[int | None, typer.Option(help="Only this game of the file or match (from 0).")] = None,
     text: Annotated[bool, typer.Option("--text", help="Print the game trick by trick and its score sheet.")] = False,
     seat: Annotated[int | None, typer.Option(help="Print what this seat was sent, from the referee's projection.")] = None,
@@ -312,6 +364,7 @@ def replay_command(
         raise usage_error("--bot needs --seat N: the seat whose decisions are sent to the bot")
     if as_json and seat is None:
         raise usage_error("--json goes with --seat N")
+    file_or_id, db = _source(file_or_id, league, db, "a match log or match id")
     games = _load(file_or_id, db, game)
     if seat is None:
         for g in games:
@@ -370,11 +423,12 @@ def _short(label: str) -> str:
 
 @rerun_app.command("rerun")
 def rerun_command(
-    file_or_id: Annotated[str, typer.Argument(metavar="FILE_OR_ID", help="A match log (JSON Lines) or a match id in --db.")],
+    file_or_id: Annotated[str | None, typer.Argument(metavar="[FILE_OR_ID]", help="A match log (JSON Lines) or a match id in --db.")] = None,
     bot: Annotated[list[str] | None, typer.Option("--bot", metavar="SEAT=BOT",
                                                   help="Seat SEAT is played by BOT: builtin:NAME or the command line of "
                                                        "a stdio program. Repeat for several seats.")] = None,
     db: DbOption = DEFAULT_DB,
+    league: LeagueOption = None,
     game: Annotated[int | None, typer.Option(help="The game of the file or match (from 0).")] = None,
     answer_timeout: Annotated[float, typer.Option(help="Seconds a stdio program may take to answer one decision.")] = 10.0,
 ) -> None:
@@ -383,6 +437,7 @@ def rerun_command(
     Seats not given keep their bot when the log shows a built-in one (its Hello named a bot of `mizerka bot NAME` with that bot's version); any other seat is played by the referee's default policy.
     """
 
+    file_or_id, db = _source(file_or_id, league, db, "a match log or match id")
     games = _load(file_or_id, db, game)
     g = _one(games, file_or_id, "rerun")
     n = g.rules.players

@@ -77,3 +77,14 @@ class Child:
                 if self.popen.poll() is None:
                     self.popen.kill()
                     await self.wait()
+
+
+def last_lines(log: Path, count: int, size: int = 16384) -> list[str]:
+    """The last ``count`` lines of a log (from its last ``size`` bytes); none if it cannot be read."""
+    try:
+        with log.open("rb") as file:
+            file.seek(max(0, file.seek(0, os.SEEK_END) - size))
+            text = file.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return text.splitlines()[-count:]

@@ -1,8 +1,8 @@
 """A league as a static web site: standings, ratings over the league, head to head, failures, and a
 replay page per game with every hand, every trick and the score sheet, stepped action by action.
 
-``write_report(league, out)`` writes ``index.html``, ``matches/<game>.html`` and ``assets/`` (one JS
-and one CSS file, no CDN, no build step), and last ``manifest.json``: which league the report is of
+``write_report(league, out)`` writes ``index.html``, ``matches/<game>.html`` and ``assets/`` (the report's
+JS and CSS and the board's, server/frames.py; no CDN, no build step), and last ``manifest.json``: which league the report is of
 and its files, which the referee's web page checks before it serves any of them (tournaments/web_board.py).
 The pages show every hand: a league not over yet (its games sealed) gets a report only when asked. Every page carries its data as JSON inside the page, so
 the site works from ``file://`` as well as from any static web server. All text is put into the
@@ -29,24 +29,10 @@ from typing import Any
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
 
-from mizerka_engine.cards import SUITS, format_card, format_cards
-from mizerka_engine.dealing import Deal
-from mizerka_engine.events import (
-    ACTION_EVENTS,
-    ActionEvent,
-    ContractAnnounced,
-    DealResult,
-    DealScored,
-    Dealt,
-    Exchanged,
-    MajorAnnounced,
-    Played,
-    Revoked,
-)
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset, load_ruleset
-from mizerka_engine.views import FULL, View, project
-from server.logverify import logged_action, replay_log
+from server.frames import BOARD_ASSETS, BOARD_FILES, game_frames, scoresheet
+from server.logverify import replay_log
 from server.matchlog import entry_from_json
 from server.store import ABORTED, FINISHED, RUNNING, Store, matches
 from tournaments.config import League
@@ -55,7 +41,7 @@ from tournaments.stats import FAULTS, Standings
 from tournaments.store import LeagueStore, leagues, load_results
 
 ASSETS = Path(__file__).with_name("report_assets")
-ASSET_FILES = ("report.js", "report.css")
+ASSET_FILES = ("report.js", "report.css")  # the report's own; the board's (server/frames.py) are copied beside them
 REPORTS = "report"  # beside a league's database: one folder per league, DATA/report/NAME
 MANIFEST = "manifest.json"
 PLAIN_FOLDER = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]*")
@@ -169,115 +155,6 @@ def load_game(store: Store, match_id: str, game_index: int) -> tuple[Ruleset, li
     return rules, names, game
 
 
-# ------------------------------------------------------------------------- stepping through a game
-def _act_json(entry: ActionEvent) -> dict[str, Any]:
-    kind = entry.kind
-    match entry:
-        case ContractAnnounced(seat, contract, trump):
-            return {"kind": kind, "seat": seat, "contract": contract, "trump": None if trump is None else SUITS[trump]}
-        case MajorAnnounced(seat, contract):
-            return {"kind": kind, "seat": seat, "contract": contract}
-        case Exchanged(seat, _, discard, take):
-            return {"kind": kind, "seat": seat, "discard": format_cards(discard or ()), "take": format_cards(take or ())}
-        case Played(seat, card) | Revoked(seat, card):
-            return {"kind": kind, "seat": seat, "card": format_card(card)}
-    raise TypeError(f"{entry!r} is no action")
-
-
-def _result_json(r: DealResult) -> dict[str, Any]:
-    """A deal result for the page: ``contract`` is the label the page shows ("hearts major")."""
-    return {
-        "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer, "declarer": r.declarer,
-        "caller": r.caller, "contract": r.label, "trump": None if r.trump is None else SUITS[r.trump],
-        "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
-    }
-
-
-def _cards(cards: Any) -> str | None:
-    """Cards as one space-separated string (pages hold hundreds of views: this halves them)."""
-    return None if cards is None else " ".join(format_cards(cards))
-
-
-def _frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
-    """One step of the replay page: the FULL view after an action, in card notation."""
-    frame = {
-        "act": act,
-        "phase": view.phase.name.lower(),
-        "deal": view.deal_no, "redeal": view.redeal, "tiebreak": view.tiebreak,
-        "dealer": view.dealer, "caller": view.caller, "declarer": view.declarer,
-        "contract": view.contract, "trump": None if view.trump is None else SUITS[view.trump],
-        "to_act": view.to_act,
-        "hands": [_cards(h) for h in view.hands],
-        "talon": _cards(view.talon),
-        "exchanged": list(view.exchanged),
-        "discards": [_cards(d) for d in view.discards],
-        "taken": [_cards(t) for t in view.taken],
-        "tricks": [{"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner}
-                   for t in view.tricks],
-        "tricks_won": list(view.tricks_won),
-        "quotas": None if view.quotas is None else list(view.quotas),
-        "used": [list(u) for u in view.used],
-        "totals": list(view.totals),
-        "results": len(view.results),
-        "finished": view.finished,
-    }
-    if ended is not None:
-        # The view was taken as the deal ended, before the next one was dealt; the game has already
-        # moved its counters (deal number, next caller) on, so the deal's own result says which it was.
-        frame.update(deal=ended.deal_no, redeal=ended.redeal, tiebreak=ended.tiebreak, dealer=ended.dealer,
-                     caller=ended.caller, declarer=ended.declarer, result=_result_json(ended))
-        if not view.finished:
-            frame.update(phase="end", to_act=-1)
-    return frame
-
-
-def game_frames(game: Game) -> list[dict[str, Any]]:
-    """Replay ``game`` step by step on a fresh Game fed with its logged deals, projecting FULL after
-    each action. A deal that ends is shown as it ended (last trick and its winner), then the next
-    deal as dealt, as a step of its own."""
-    log = game.log
-    first = log[0] if log else None
-    if not isinstance(first, Dealt) or first.hands is None:
-        raise ReportError("the game's log does not start with a full deal")
-    deals = iter([Deal(e.hands, e.talon or (), e.declarer) for e in log if isinstance(e, Dealt) and e.hands is not None])
-    ended: list[View] = []
-    box: list[Game] = []
-
-    def source(deal_no: int, redeal: int) -> Deal | None:
-        if box:  # asked for the next deal: the one before has just ended
-            ended.append(project(box[0], FULL))
-        return next(deals, None)
-
-    fresh = Game(game.rules, seed=game.seed, first_dealer=first.dealer, deal_source=source)
-    box.append(fresh)
-    frames = [_frame(project(fresh, FULL), {"kind": "deal"})]
-    for entry in log:
-        if not isinstance(entry, ACTION_EVENTS):
-            continue
-        before = len(fresh.log)
-        fresh.apply(entry.seat, logged_action(game.rules, entry))
-        act = _act_json(entry)
-        result = next((e.result for e in fresh.log[before:] if isinstance(e, DealScored)), None)
-        if ended:
-            frames.append(_frame(ended.pop(), act, result))
-            frames.append(_frame(project(fresh, FULL), {"kind": "deal"}))
-        else:
-            frames.append(_frame(project(fresh, FULL), act, result))
-    if fresh.log != log:
-        raise ReportError("stepping through the log did not give the logged game back")
-    return frames
-
-
-def scoresheet(game: Game) -> dict[str, Any]:
-    """The score sheet: every deal with points and running totals, and the contracts used."""
-    totals = [0] * game.n
-    deals = []
-    for r in game.results:
-        totals = [t + p for t, p in zip(totals, r.points)]
-        deals.append(_result_json(r) | {"totals": totals})
-    return {"contracts": [c.name for c in game.rules.contracts], "deals": deals, "totals": list(game.totals)}
-
-
 # --------------------------------------------------------------------------------- the site
 def embed_json(data: Any) -> str:
     """JSON that is safe inside ``<script type="application/json">``: no ``<``, ``>`` or ``&``."""
@@ -293,12 +170,14 @@ PAGE = """<!doctype html>
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:">
 <title>{title}</title>
 <link rel="icon" href="data:,">
+<link rel="stylesheet" href="{prefix}assets/board.css">
 <link rel="stylesheet" href="{prefix}assets/report.css">
 </head>
 <body data-page="{kind}">
 <noscript><p class="noscript">This report draws its tables with JavaScript: please enable it.</p></noscript>
 <main id="app"></main>
 <script type="application/json" id="report-data">{data}</script>
+<script src="{prefix}assets/board.js"></script>
 <script src="{prefix}assets/report.js"></script>
 </body>
 </html>
@@ -374,9 +253,10 @@ def _write_site(store: LeagueStore, league: League, out: Path, group: str, reaso
     (out / MANIFEST).unlink(missing_ok=True)
     (out / "matches").mkdir(parents=True, exist_ok=True)
     (out / "assets").mkdir(parents=True, exist_ok=True)
-    for name in ASSET_FILES:
-        shutil.copyfile(ASSETS / name, out / "assets" / name)
-    files: dict[str, str | None] = {"index.html": None, **{f"assets/{name}": None for name in ASSET_FILES}}
+    for folder, names in ((ASSETS, ASSET_FILES), (BOARD_ASSETS, BOARD_FILES)):
+        for name in names:
+            shutil.copyfile(folder / name, out / "assets" / name)
+    files: dict[str, str | None] = {"index.html": None, **{f"assets/{name}": None for name in ASSET_FILES + BOARD_FILES}}
     summary = ReportSummary(out, unfinished=reason)
     result = load_results(store, league)
     rows = store.league_games(league.name)
@@ -408,7 +288,7 @@ def _write_site(store: LeagueStore, league: League, out: Path, group: str, reaso
         summary.games += 1
     index = {
         "league": league.name, "preset": league.preset, "options": league.options, "format": league.format,
-        "candidate": league.candidate, "seatings": league.seatings, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "candidate": league.candidate, "seatings": league.seatings, "duplicate": league.duplicate, "generated": time.strftime("%Y-%m-%d %H:%M:%S"),
         "games": result.games, "scheduled": len(rows), "faults": list(FAULTS),
         "standings": _standings_json(result, disabled),
         "separation": None if result.separation is None else result.separation.to_json(),

@@ -38,11 +38,12 @@ from mizerka_proto import arena_pb2
 from server.logs import private_dir
 from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
+from server.text import counted
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.bwrap import BotSandbox
 from tournaments.config import BotSpec, League
 from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
-from tournaments.processes import Child
+from tournaments.processes import Child, last_lines
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.schedule import batches, deal_groups, match_group, schedule
 from tournaments.sequential import Separation
@@ -65,6 +66,7 @@ BOT_ENV_PREFIXES = ("LC_",)
 LEFT_OVER = "the league runner stopped while this match was in flight; the game is played again"
 STOPPING = "the league runner is stopping; the game will be played again"
 LEASE_LOST = "this worker's lease on the game expired; another worker plays it again"
+LOG_TAIL_LINES = 12  # of a bot's log, shown when it is disabled without ever having connected
 
 
 def name_variants(name: str) -> Iterator[str]:
@@ -136,6 +138,7 @@ class LeagueRunner:
         self.report = report
         self.referee = referee
         self.bots: dict[str, dict[str, Any]] = {}
+        self.connected: set[str] = set()  # bots a process of which has connected in this run
         self.parallel = slots or league.concurrency  # games at once: each bot process holds a stream per game
         self.limiter = trio.CapacityLimiter(self.parallel)
         # each game waits for its match in a thread of its own, never taking one of trio's default
@@ -206,6 +209,7 @@ class LeagueRunner:
         """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
         league = self.league
         row = self.bots[spec.name]
+        log = league.data / "logs" / f"{spec.name}.log"
         while not row["disabled"]:
             if self.referee is not None:
                 await self.referee.up.wait()
@@ -214,7 +218,7 @@ class LeagueRunner:
             if self.referee is None:  # a remote referee: reach it as the runner does (TLS); a bot's own env wins
                 env = {**self.client.connection.env(), **env}
             try:
-                process: Child | None = self.sandbox.start(spec, env, league.data / "logs" / f"{spec.name}.log")
+                process: Child | None = self.sandbox.start(spec, env, log)
             except OSError as e:
                 process, why = None, f"could not be started: {e}"
             if process is not None:
@@ -225,10 +229,12 @@ class LeagueRunner:
             crashes = self.store.count_crash(league.name, spec.name)
             row["crashes"] = crashes
             if crashes >= league.max_crashes:
-                reason = f"disabled after {crashes} crashes (last: {why}); its remaining games are forfeits"
+                reason = f"disabled after {counted(crashes, 'crash', 'crashes')} (last: {why}); its remaining games are forfeits"
                 self.store.disable_league_bot(league.name, spec.name, reason)
                 row["disabled"] = reason
-                self.report("bot-disabled", {"bot": spec.name, "reason": reason})
+                never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which
+                self.report("bot-disabled", {"bot": spec.name, "reason": reason, "last": why, "never_connected": never,
+                                             "log": str(log), "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
                 return
             self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
             await trio.sleep(RESTART.delay(crashes))
@@ -243,6 +249,7 @@ class LeagueRunner:
                 await trio.sleep(0.05)
         if startup.cancelled_caught:
             return f"did not connect within {timeout:g} s"
+        self.connected.add(spec.name)
         await process.wait()
         return self.sandbox.exit_reason(spec, process)
 
@@ -371,16 +378,27 @@ async def run_league(league: League, report: Report, server: str | Connection | 
     return result
 
 
+def start_over(store: LeagueStore, league: League, own_referee: bool) -> LeagueStore:
+    """``--fresh``: forget this league and nothing else. The file of the league's data folder, used by
+    its own referee and holding no other league, is deleted (the referee's old matches and bots go
+    with it); where other leagues share it (their files name the same data folder), only this
+    league's schedule, results and bots are: theirs stay as they were."""
+    if not own_referee or league.db is not None or store.league_names() not in ([], [league.name]):
+        store.drop_league(league.name)
+        return store
+    store.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
+    return LeagueStore(league.database)
+
+
 async def _run_league(league: League, report: Report, server: str | Connection | None, admin_token: str | None,
                       fresh: bool, stop: Stop, host: str, port: int, http: tuple[str, int] | None) -> Standings | None:
     private_dir(league.data / "logs")
-    if fresh and server is None and league.db is None:  # the league's own database, its local referee's too: start it anew
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{league.db_path}{suffix}").unlink(missing_ok=True)
     store = LeagueStore(league.database)
     try:
         if fresh:
-            store.drop_league(league.name)
+            store = start_over(store, league, own_referee=server is None)
         if server is None:
             token = admin_token_for(str(league.db_path), admin_token)
         elif admin_token:

@@ -5,11 +5,14 @@ and may not do (docs/security.md, The sandbox)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import io
 import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from tournaments.bwrap import Sandbox, command_folders, enter_sandbox, exit_reason, memory_note, scratch_folder, tools
@@ -36,11 +39,27 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return parser
 
 
+def _command(options: argparse.Namespace) -> list[str]:
+    """The bot's command: what follows the options (and the ``--``)."""
+    return options.command[1:] if options.command[:1] == ["--"] else list(options.command)
+
+
+def sandboxed_command(args: Sequence[str]) -> list[str] | None:
+    """The program (and its arguments) ``mizerka bot sandbox ARGS`` would run, as :func:`sandbox_main`
+    reads them: what a league runner checks before it starts one; None if these are not its
+    command line (it then says why itself)."""
+    try:
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            return _command(_parser("mizerka bot sandbox").parse_args(list(args))) or None
+    except SystemExit:
+        return None
+
+
 def sandbox_main(args: list[str], prog: str = "mizerka bot sandbox") -> int:
     """Run the command in a sandbox; its exit status (bwrap's: 128 + N when a signal N killed it)."""
     parser = _parser(prog)
     options = parser.parse_args(args)
-    command = options.command[1:] if options.command[:1] == ["--"] else options.command
+    command = _command(options)
     if not command:
         parser.error("give the bot's command after --, e.g. -- python3 bot.py")
     if options.server and not options.server.startswith("unix:"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,17 @@ workers = sa.Table(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class GameKey:
+    """A league's name for one of its games: the league and the game's key (``t0/g0/s2``)."""
+
+    league: str
+    key: str
+
+    def __str__(self) -> str:
+        return f"{self.league} {self.key}"
+
+
 class LeagueStore(Store):
     """The referee's store plus leagues: a report reads a league's games through the referee's
     tables (matches, logs, bot names), so one object opens both."""
@@ -122,6 +134,11 @@ class LeagueStore(Store):
                 conn.execute(leagues.update().where(leagues.c.name == name).values(admin_token=""))
         return row.secret or secret
 
+    def league_names(self) -> list[str]:
+        """Every league this database holds (a data folder's file is shared by the leagues that name it)."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(leagues.c.name).order_by(leagues.c.name)).scalars())
+
     def league_state(self, name: str) -> str | None:
         """None: a league of one runner (or none yet); else its state among the workers (leases.LeagueState)."""
         with self.engine.connect() as conn:
@@ -141,6 +158,24 @@ class LeagueStore(Store):
                 sa.select(league_games).where(league_games.c.league == league).order_by(league_games.c.position)
             ).mappings().all()
         return [dict(r) for r in rows]
+
+    def league_game(self, league: str, key: str) -> dict[str, Any] | None:
+        """Game ``key`` of the league (``t0/g0/s2``): what a user names a game by, from the standings."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(league_games).where(league_games.c.league == league, league_games.c.key == key)
+            ).mappings().first()
+        return dict(row) if row else None
+
+    def games_of_matches(self, match_ids: Sequence[str]) -> dict[str, GameKey]:
+        """The league game each of ``match_ids`` played, for those a league played: a match id is
+        the referee's name of a game, its league and key the standings' name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(league_games.c.league, league_games.c.key, league_games.c.match_id)
+                .where(league_games.c.match_id.in_(list(match_ids)))
+            ).all()
+        return {r.match_id: GameKey(r.league, r.key) for r in rows}
 
     def start_league_game(self, league: str, key: str, match_id: str) -> None:
         with self.engine.begin() as conn:

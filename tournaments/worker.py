@@ -18,12 +18,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-import os
 import secrets
-import shutil
 import signal
 import socket
-import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -42,6 +39,7 @@ from mizerka.runtime import Backoff
 from server.logs import private_dir
 from server.store import StoreError
 from tournaments.arena_client import ArenaClient
+from tournaments.bot_commands import check_commands
 from tournaments.bwrap import check_league
 from tournaments.config import League, LeagueError, parse_league
 from tournaments.leases import DB_ERRORS, Claim, Lease, Leases, Submitted, db_error_text, new_worker_id
@@ -217,10 +215,7 @@ class Worker:
         may name the server differently) and a log folder of this worker's own. LeagueError if this
         host cannot play it (a league file this version cannot read, a bot command missing here)."""
         league = parse_league(submitted.text, submitted.path)
-        env_path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', os.defpath)}"  # as bot_env gives
-        for spec in league.bots:
-            if shutil.which(spec.command[0], path=env_path) is None:
-                raise LeagueError(f"bot {spec.name}: its command {spec.command[0]!r} is not an executable on this host")
+        check_commands(league)  # BotCommandError: a program of a bot's command is missing or not executable here
         league = dataclasses.replace(league, db=self.settings.db, data=self.settings.data / league.name / self.id)
         check_league(league)  # SandboxError: bubblewrap is missing here, or a bot's folder would show it secrets
         return league

@@ -69,46 +69,63 @@ async function arenaPage() {
 // ------------------------------------------------------------------------------- a match
 const match = { id: "", updates: new Map(), source: null, headers: new Map() };
 
-function cards(list) { return (list || []).join(" ") || "–"; }
+function seatOrNone(x) { return x === undefined || x === null ? -1 : x; }
+function joined(list) { return (list || []).join(" "); }
 
-function renderGame(u) {
-  const v = u.view;
-  const names = u.names;
-  const trick = v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
-  const players = v.players.map((p) => {
-    const row = el("tr", { cls: v.to_act === p.seat && !v.finished ? "to-act" : "" },
-      el("td", { text: p.name }), el("td", { text: String(p.tricks_won) }), el("td", { text: String(p.total) }),
-      el("td", { text: p.hand_known ? cards(p.hand) : `${p.hand_count} cards` }));
-    return row;
-  });
-  const playerTable = el("table", { cls: "players" },
-    el("thead", {}, el("tr", {}, ...["seat", "tricks", "total", "hand"].map((h) => el("th", { text: h })))),
-    el("tbody", {}, ...players));
-  const plays = trick ? trick.plays.map((p) => el("span", { cls: "card", "data-card": p.card, text: `${names[p.seat]}: ${p.card}` })) : [];
-  const contract = v.contract_name ? `${v.contract_name}${v.contract_major ? " (major)" : ""}${v.trump ? `, trump ${v.trump}` : ""}` +
-    (v.declarer !== undefined && v.declarer !== null ? `, declarer ${names[v.declarer]}` : "") : "not yet chosen";
-  const announcements = v.announcements.map((a) => `${names[a.seat]}: ${enumName(a.kind, "ANNOUNCEMENT_KIND_")} ${a.contract}`);
-  const sheet = v.results.map((r) => [String(r.deal + 1), r.contract + (r.void ? " (void)" : ""), ...r.points.map((x, i) => `${x} (${r.totals[i]})`)]);
-  return el("section", { cls: "game" },
-    el("h2", { text: `Game ${u.game_number + 1}${u.game_over ? " (over)" : ""}` }),
-    el("p", { cls: "status" }, `Deal ${v.deal + 1}, ${enumName(v.phase, "PHASE_")}`,
-      v.finished ? "" : ` · to act: ${v.to_act !== undefined && v.to_act !== null ? names[v.to_act] : "–"}`),
-    el("p", {}, el("strong", { text: "Contract: " }), contract),
-    announcements.length ? el("p", { cls: "announcements", text: `Announced: ${announcements.join("; ")}` }) : null,
-    el("div", { cls: "trick" }, el("strong", { text: trick && trick.winner !== undefined && trick.winner !== null ? `Last trick (won by ${names[trick.winner]}): ` : "Current trick: " }), ...plays),
-    playerTable,
-    el("h3", { text: "Score sheet" }),
-    table(["deal", "contract", ...names], sheet, "scoresheet"),
-    u.full ? fullRecord(u) : null,
-  );
+// A live update's spectator view (proto JSON, docs/protocol.md) as the board's frame (server/frames.py):
+// the same shape the report's replay pages draw, holding only what the view holds (a hand not known
+// is null, with its count; the talon null until it is public).
+function liveFrame(v) {
+  const p = v.players;
+  const results = v.results;
+  const frame = {
+    act: { kind: "live" }, phase: enumName(v.phase, "PHASE_"),
+    deal: v.deal, redeal: v.redeal, tiebreak: v.tiebreak,
+    dealer: seatOrNone(v.dealer), caller: seatOrNone(v.caller), declarer: seatOrNone(v.declarer),
+    contract: v.contract || null, trump: v.trump || null, to_act: seatOrNone(v.to_act),
+    hands: p.map((x) => (x.hand_known ? joined(x.hand) : null)),
+    hand_counts: p.map((x) => x.hand_count),
+    talon: v.talon_known ? joined(v.talon) : null,
+    exchanged: p.map((x) => (x.exchanged === undefined ? null : x.exchanged)),
+    discards: p.map((x) => (x.exchange_known ? joined(x.discarded) : null)),
+    taken: p.map((x) => (x.exchange_known ? joined(x.taken) : null)),
+    tricks: v.tricks.map((t) => ({ leader: t.leader, cards: t.plays.map((c) => [c.seat, c.card]), winner: seatOrNone(t.winner) < 0 ? null : t.winner })),
+    tricks_won: p.map((x) => x.tricks_won),
+    quotas: p.length && p[0].quota !== undefined ? p.map((x) => x.quota) : null,
+    used: p.map((x) => x.used_contracts),
+    totals: p.map((x) => x.total),
+    results: results.length, finished: v.finished,
+  };
+  if (v.finished && results.length) {
+    // A finished game's view has moved its deal counter past the last deal: show the deal that ended.
+    const r = results[results.length - 1];
+    Object.assign(frame, { deal: r.deal, redeal: r.redeal, tiebreak: r.tiebreak, dealer: r.dealer, caller: r.caller,
+                           declarer: r.declarer, result: liveResult(r) });
+  }
+  return frame;
 }
 
-function fullRecord(u) {
-  return el("details", { cls: "record", open: "" }, el("summary", { text: "Full record: every hand" }),
-    ...u.deals.map((d, i) => el("div", {},
-      el("h4", { text: `Deal ${i + 1}: ${d.result.contract}` }),
-      table(["seat", "hand"], d.hands.map((h, s) => [u.names[s], cards(h.cards)])),
-      d.talon.length ? el("p", { text: `Talon: ${cards(d.talon)}` }) : null)));
+function liveResult(r) { return Object.assign({}, r, { trump: r.trump || null, revoker: seatOrNone(r.revoker) }); }
+
+function liveSheet(u) {
+  return { contracts: (u.ruleset.contracts || []).map((c) => c.name), deals: u.view.results.map(liveResult) };
+}
+
+function renderGame(u) {
+  const names = u.names;
+  const head = el("h2", { text: `Game ${u.game_number + 1}${u.game_over ? " (over)" : ""}` });
+  const box = el("section", { cls: "game", "data-game": String(u.game_number) }, head);
+  if (u.frames) {  // a public game: every step of it, as the report's replay page shows it
+    MizerkaBoard.replay(box, { frames: u.frames, names, scoresheet: u.scoresheet, deals: u.ruleset.deals });
+    return box;
+  }
+  const v = u.view;
+  const announcements = v.announcements.map((a) => `${names[a.seat]}: ${enumName(a.kind, "ANNOUNCEMENT_KIND_")} ${a.contract}`);
+  if (announcements.length) box.append(el("p", { cls: "announcements", text: `Announced: ${announcements.join("; ")}` }));
+  const board = MizerkaBoard.board(names, u.ruleset.deals);
+  board.show(liveFrame(v), liveSheet(u));
+  box.append(board.node);
+  return box;
 }
 
 function renderMatch(meta) {
@@ -121,7 +138,7 @@ function renderMatch(meta) {
     el("p", { cls: `state ${state}`, text: {
       connecting: "Connecting…", live: "Live: only what a spectator may see.",
       sealed: "Ended. Its full record stays hidden until its league is over and published.",
-      public: "Ended: the full record.",
+      public: "Ended and public: step through it, every hand shown.",
     }[state] }),
     current ? renderGame(current) : el("p", { cls: "muted", text: "Waiting for the first card." }),
   );
@@ -185,7 +202,7 @@ async function leaguePage() {
     const s = d.standings;
     const rows = s.bots.map((b, i) => [
       String(i + 1), b.name, fmt(b.ordinal, 2), `${fmt(b.mu, 1)} ± ${fmt(b.sigma, 1)}`, String(b.games),
-      `${b.mean >= 0 ? "+" : ""}${fmt(b.mean, 2)}${b.ci95 === null ? ` (no CI: ${b.sets} sets)` : ` ± ${fmt(b.ci95, 2)}`}`,
+      `${b.mean >= 0 ? "+" : ""}${fmt(b.mean, 2)}${b.ci95 === null ? ` (no CI: ${b.sets} set${b.sets === 1 ? "" : "s"})` : ` ± ${fmt(b.ci95, 2)}`}`,
       String(b.wins),
       Object.entries(b.faults).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).concat(b.crashes ? [`crashes ${b.crashes}`] : []).join(", ") + (b.disabled ? " DISABLED" : "") || "–",
     ]);

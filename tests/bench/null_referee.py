@@ -1,6 +1,6 @@
 """A null referee: the referee's wire protocol and shape, none of its work.
 
-The control of ``make bench-load --null`` (BENCHMARKS.md). It serves what the load generator uses
+The control of ``make bench-load --null`` (BENCHMARKS.md, "Load"). It serves what the load generator uses
 (Arena.RegisterBot, Arena.CreateMatch, Referee.Play) over grpc.aio with the referee's server
 options, its collector (server/collector.py), its drain of grpc.aio's completions
 (server/grpc_events.py) and its pacer (server/pacing.py, without which a storm of 3,000 new

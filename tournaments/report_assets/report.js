@@ -5,29 +5,11 @@
 (function () {
   "use strict";
 
+  var B = window.MizerkaBoard;  // the board (assets/board.js, server/frames.py): its DOM helpers and the replay
+  var el = B.el, append = B.append, signed = B.signed, setAttrs = B.setAttrs;
   var SVGNS = "http://www.w3.org/2000/svg";
-  var SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-  var SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-  var SUITS = "SHDC";
-  var RANKS = "23456789TJQKA";
   var PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
                  "#7f7f7f", "#bcbd22"];
-
-  // ------------------------------------------------------------------------------- DOM helpers
-  function append(node, child) {
-    if (child === null || child === undefined || child === false) return;
-    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
-    node.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
-  }
-
-  /* el("td", {class: "x", text: "y", "data-bot": name}, child, ...): attributes are set as
-   * attributes (never parsed as HTML) and children are nodes or plain text. */
-  function el(tag, attrs) {
-    var node = document.createElement(tag);
-    setAttrs(node, attrs);
-    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
-    return node;
-  }
 
   function svg(tag, attrs) {
     var node = document.createElementNS(SVGNS, tag);
@@ -36,47 +18,10 @@
     return node;
   }
 
-  function setAttrs(node, attrs) {
-    if (!attrs) return;
-    Object.keys(attrs).forEach(function (k) {
-      var v = attrs[k];
-      if (v === null || v === undefined || v === false) return;
-      if (k === "text") node.textContent = String(v);
-      else if (k === "class") node.setAttribute("class", v);
-      else if (k === "on") Object.keys(v).forEach(function (ev) { node.addEventListener(ev, v[ev]); });
-      else node.setAttribute(k, String(v));
-    });
-  }
-
-  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
-
-  function signed(x, digits) {
-    var text = Number(x).toFixed(digits === undefined ? 2 : digits);
-    return (x > 0 && Number(text) !== 0 ? "+" : "") + text;
-  }
-
   function plain(x) { return String(Number(Number(x).toFixed(2))); }
 
   function section(id, title, note) {
     return el("section", { id: id }, el("h2", { text: title }), note ? el("p", { class: "note", text: note }) : null);
-  }
-
-  // ------------------------------------------------------------------------------------ cards
-  function cardList(text) { return text ? text.split(" ") : []; }
-
-  function cardKey(c) { return SUITS.indexOf(c[1]) * 13 + (12 - RANKS.indexOf(c[0])); }
-
-  function sortCards(cards) { return cards.slice().sort(function (a, b) { return cardKey(a) - cardKey(b); }); }
-
-  function card(c, extra) {
-    var rank = c[0] === "T" ? "10" : c[0];
-    return el("span", { class: "card suit-" + c[1] + (extra ? " " + extra : ""), "data-card": c,
-                        title: (rank + " of " + SUIT_NAME[c[1]]) }, rank + SUIT_SYMBOL[c[1]]);
-  }
-
-  function cards(list, classOf) {
-    if (!list.length) return el("span", { class: "none", text: "none" });
-    return el("span", { class: "cards" }, list.map(function (c) { return card(c, classOf ? classOf(c) : ""); }));
   }
 
   // ------------------------------------------------------------------------------- index page
@@ -88,7 +33,7 @@
         el("p", { class: "meta" },
           "preset " + d.preset + (options.length ? " (" + options.join(", ") + ")" : "") + " \u00b7 " + d.format +
           (d.candidate ? " (candidate " + d.candidate + ")" : "") + " \u00b7 seatings " + d.seatings + " \u00b7 " +
-          d.games + " of " + d.scheduled + " games finished \u00b7 generated " + d.generated)),
+          d.games + " of " + counted(d.scheduled, "game") + " finished \u00b7 generated " + d.generated)),
       standingsSection(d),
       chartSection(d),
       headToHeadSection(d),
@@ -104,30 +49,39 @@
     return signed(p.difference) + " [" + signed(p.lo) + ", " + signed(p.hi) + "] " + p.verdict;
   }
 
+  /* "1 set", "2 sets": a count with its noun in agreement (server/text.py's counted, for the page). */
+  function counted(n, noun, plural) {
+    return n + " " + (n === 1 ? noun : plural || noun + "s");
+  }
+
   function settledText(sep) {
     var level = Math.round(sep.confidence * 100) + "%";
     var done = sep.pairs.filter(function (p) { return p.verdict === "settled"; }).length;
     if (!sep.settled) {
       return "Not settled at " + level + ": " + done + " of " + sep.pairs.length + " adjacent pairs separated after " +
-        sep.rounds + " complete rounds (" + sep.games + " games).";
+        counted(sep.rounds, "complete round") + " (" + counted(sep.games, "game") + ").";
     }
     var left = sep.scheduled - sep.games;
-    return "Settled at " + level + " after " + sep.games + " games (" + sep.rounds + " rounds): every adjacent pair " +
-      "separated" + (left > 0 ? "; the league stopped, " + left + " scheduled games were not needed." : ".");
+    return "Settled at " + level + " after " + counted(sep.games, "game") + " (" + counted(sep.rounds, "round") +
+      "): every adjacent pair separated" +
+      (left > 0 ? "; the league stopped, " + counted(left, "scheduled game") + (left === 1 ? " was" : " were") +
+       " not needed." : ".");
   }
 
   function standingsSection(d) {
     var sep = d.separation;
     var s = section("standings-section", "Standings",
       "Rating: OpenSkill (Plackett\u2013Luce) ordinal \u03bc \u2212 3\u03c3, over the games in schedule order. " +
-      "Points per game with a 95% interval over duplicate sets (same cards, every seating). " +
+      "Points per game with a 95% interval over " + (d.duplicate
+        ? "duplicate sets (a table's game number in every seating, all with the same cards). "
+        : "sets (a table's game number in every seating; each game deals its own cards). ") +
       "Wins: first places, shared first places split." + (sep ? " Ahead of next: the lead in points per game " +
       "over the bot below, with its anytime-valid interval over complete rounds (docs/standings.md). " +
       settledText(sep) : ""));
     var head = ["#", "bot", "rating", "\u03bc", "\u03c3", "games", "points/game", "95% interval", "wins"];
     if (sep) head.push("ahead of next (" + Math.round(sep.confidence * 100) + "%)");
     var body = d.standings.map(function (b, i) {
-      var interval = b.ci95 === null ? el("span", { class: "none", title: "needs at least 2 duplicate sets", text: "\u2014" })
+      var interval = b.ci95 === null ? el("span", { class: "none", title: "needs at least 2 sets", text: "\u2014" })
         : "\u00b1 " + b.ci95.toFixed(2) + " [" + signed(b.mean - b.ci95) + ", " + signed(b.mean + b.ci95) + "]";
       return el("tr", { "data-bot": b.name, "data-games": b.games, "data-mean": b.mean, class: b.disabled ? "disabled" : null },
         el("td", { class: "num rank", text: b.rank }),
@@ -267,7 +221,8 @@
   function matchesSection(d) {
     var s = section("matches-section", "Games",
       "Every scheduled game in schedule order; a game of a set (same table, same seed) deals the same cards " +
-      "in each seating. Open a replay to see every hand, every trick and the score sheet.");
+      "in each seating. Open a replay to see every hand, every trick and the score sheet; the match id is the " +
+      "referee's name of the game (mizerka replay ID --db DATABASE, or mizerka replay --league FILE KEY).");
     var rows = d.matches.map(function (m) {
       var top = m.totals ? Math.max.apply(null, m.totals) : null;
       var seats = m.seats.map(function (name, i) {
@@ -280,13 +235,14 @@
       return el("tr", { "data-key": m.key, class: m.status.toLowerCase() },
         el("td", { class: "num", text: m.position + 1 }),
         el("td", { class: "key", text: m.key }),
+        el("td", { class: "match-id", text: m.match_id || "\u2014" }),
         el("td", { class: "seats" }, seats),
         el("td", { class: "status", text: m.status.toLowerCase() }),
         el("td", { class: "faults", text: faultText(m) }),
         el("td", null, link));
     });
     append(s, el("table", { id: "matches", class: "data" },
-      el("thead", null, el("tr", null, ["#", "game", "seats and points", "status", "faults", ""].map(function (h) {
+      el("thead", null, el("tr", null, ["#", "game", "match", "seats and points", "status", "faults", ""].map(function (h) {
         return el("th", { text: h });
       }))),
       el("tbody", null, rows)));
@@ -295,18 +251,7 @@
 
   // ------------------------------------------------------------------------------ match page
   function renderMatch(d, app) {
-    var frames = d.frames, names = d.names, n = names.length, sheet = d.scoresheet;
-    var dealStarts = [];
-    frames.forEach(function (f, i) { if (f.act.kind === "deal") dealStarts.push(i); });
-    var current = 0;
-
-    function who(seat) { return seat >= 0 && seat < n ? names[seat] : "?"; }
-
-    function contractText(contract, trump) {
-      if (!contract) return "not chosen yet";
-      return contract + (trump && contract.indexOf("trumps") === 0 ? " (" + SUIT_NAME[trump] + ")" : "");
-    }
-
+    var names = d.names, sheet = d.scoresheet;
     var top = Math.max.apply(null, d.totals);
     append(app, [
       el("nav", null, el("a", { href: d.index, id: "back-to-index", text: "\u2190 " }, el("span", { text: d.league }),
@@ -314,282 +259,13 @@
       el("header", null,
         el("h1", null, "Game ", el("span", { text: d.key })),
         el("p", { class: "meta", text: "league " + d.league + " \u00b7 preset " + d.preset + " \u00b7 seed " + d.seed +
-          " \u00b7 match " + d.match_id + " \u00b7 " + sheet.deals.length + " deals" }),
+          " \u00b7 match " + d.match_id + " \u00b7 " + counted(sheet.deals.length, "deal") }),
         el("p", { class: "final" }, "Final: ", names.map(function (name, s) {
           return el("span", { class: "seat-result" + (d.totals[s] === top ? " winner" : "") },
             el("span", { class: "name", text: name }), " " + signed(d.totals[s], 0));
         })))
     ]);
-
-    var counter = el("span", { id: "step-counter", "aria-live": "polite" });
-    var scrub = el("input", { id: "scrub", type: "range", min: 0, max: frames.length - 1, value: 0,
-                              "aria-label": "step" });
-    function button(id, label, title, action) {
-      return el("button", { id: id, type: "button", title: title, on: { click: action } }, label);
-    }
-    var controls = el("div", { class: "controls" },
-      button("first", "\u21e4 start", "first step (Home)", function () { go(0); }),
-      button("prev-deal", "\u00ab deal", "start of this or the previous deal (Page Up)", prevDeal),
-      button("back", "\u25c0 back", "one step back (\u2190)", function () { go(current - 1); }),
-      button("forward", "forward \u25b6", "one step forward (\u2192)", function () { go(current + 1); }),
-      button("next-deal", "deal \u00bb", "start of the next deal (Page Down)", nextDeal),
-      button("last", "end \u21e5", "last step (End)", function () { go(frames.length - 1); }),
-      scrub, counter);
-    scrub.addEventListener("input", function () { go(Number(scrub.value)); });
-
-    var actionLine = el("div", { id: "action", class: "action" });
-    var dealLine = el("div", { id: "deal-line", class: "deal-line" });
-    var seatsBox = el("div", { id: "seats", class: "seat-panels" });
-    var trickBox = el("div", { id: "current-trick", class: "trick-box" });
-    var talonBox = el("div", { id: "talon", class: "talon" });
-    var tricksList = el("ol", { id: "tricks-list", class: "tricks-list" });
-    var resultBox = el("div", { id: "deal-result", class: "deal-result" });
-
-    // The score sheet: every deal, shown as it is reached.
-    var sheetHead = el("tr", null, ["#", "dealer", "declarer", "contract", "tricks"].map(function (h) {
-      return el("th", { text: h });
-    }), names.map(function (name) { return el("th", { class: "num", text: name }); }));
-    var sheetRows = sheet.deals.map(function (r, i) {
-      var contract = contractText(r.contract, r.trump) + (r.void ? " \u2014 void, revoke by " + who(r.revoker) : "") +
-        (r.tiebreak ? " (tie-break)" : "");
-      var row = el("tr", { "data-deal": i, title: "go to this deal", on: { click: function () { go(dealStarts[i]); } } },
-        el("td", { class: "num", text: i + 1 }),
-        el("td", { text: who(r.dealer) }),
-        el("td", { text: who(r.declarer) }),
-        el("td", { text: contract }),
-        el("td", { class: "num", text: r.tricks.join("/") }),
-        r.points.map(function (p, s) {
-          return el("td", { class: "num points" }, el("span", { class: "deal-points", text: signed(p, 0) }),
-            el("span", { class: "running", text: " (" + signed(r.totals[s], 0) + ")" }));
-        }));
-      return row;
-    });
-    var totalsRow = el("tr", { class: "totals" });
-    var sheetTable = el("table", { id: "scoresheet", class: "data sheet" }, el("thead", null, sheetHead),
-      el("tbody", null, sheetRows), el("tfoot", null, totalsRow));
-    var usedTable = el("table", { id: "contracts-used", class: "data" });
-
-    append(app, [
-      el("div", { class: "sticky" }, controls, dealLine, actionLine),
-      el("div", { class: "board" },
-        seatsBox,
-        el("div", { class: "middle" },
-          el("section", { class: "panel" }, el("h3", { text: "Current trick" }), trickBox),
-          el("section", { class: "panel" }, el("h3", { text: "Talon" }), talonBox),
-          resultBox)),
-      el("section", { class: "panel" }, el("h3", { text: "Tricks of this deal" }), tricksList),
-      el("section", { class: "panel", id: "sheet-section" }, el("h3", { text: "Score sheet" }),
-        el("p", { class: "note", text: "Points per deal with the running total in brackets. Deals not reached yet " +
-          "are hidden; click a row to go to its deal." }), sheetTable,
-        el("h3", { text: "Contracts used as declarer" }), usedTable),
-      el("p", { class: "note keys", text: "Keys: \u2190 \u2192 step, Page Up / Page Down deal, Home / End." })
-    ]);
-
-    function describe(f, i) {
-      var a = f.act;
-      if (a.kind === "deal") {
-        var what = f.tiebreak ? "Tie-break deal" : f.redeal ? "Deal " + (f.deal + 1) + " dealt again" : "Deal " + (f.deal + 1);
-        return [what + " dealt: ", el("span", { class: "name", text: who(f.caller) }),
-                f.phase === "contract" ? " chooses the contract" : " declares " + contractText(f.contract, f.trump)];
-      }
-      var actor = el("span", { class: "name", text: who(a.seat) });
-      if (a.kind === "contract") return [actor, " announces ", el("strong", { text: contractText(a.contract, a.trump) })];
-      if (a.kind === "major") return a.contract ? [actor, " announces ", el("strong", { text: a.contract + " major" })]
-        : [actor, " passes (no major)"];
-      if (a.kind === "exchange") {
-        var discard = a.discard, take = a.take;
-        if (!discard.length) return [actor, " passes: exchanges no cards"];
-        return [actor, " exchanges " + discard.length + (discard.length === 1 ? " card: " : " cards: "), "discards ",
-                cards(discard), ", takes ", cards(take)];
-      }
-      if (a.kind === "revoke") return [actor, " revokes with ", card(a.card), ": the deal is void"];
-      var out = [actor, " plays ", card(a.card)];
-      var t = f.tricks.length ? f.tricks[f.tricks.length - 1] : null;
-      if (t && t.winner !== null && i > 0) out.push(" \u2014 trick " + f.tricks.length + " to ", el("span", { class: "name", text: who(t.winner) }));
-      return out;
-    }
-
-    function dealIndex(f) {
-      // Which row of the score sheet this step belongs to: the deal in progress, or the one that just ended.
-      return f.result ? f.results - 1 : f.results;
-    }
-
-    function renderSeats(f) {
-      clear(seatsBox);
-      var taken = {};
-      for (var s = 0; s < n; s++) cardList(f.taken[s]).forEach(function (c) { taken[c] = s; });
-      for (s = 0; s < n; s++) {
-        var badges = [];
-        if (f.declarer === s) badges.push(el("span", { class: "badge declarer", text: "declarer" }));
-        if (f.caller === s && f.caller !== f.declarer) badges.push(el("span", { class: "badge", text: "caller" }));
-        if (f.dealer === s) badges.push(el("span", { class: "badge dealer", text: "dealer" }));
-        if (f.to_act === s && !f.finished && f.phase !== "end") badges.push(el("span", { class: "badge act", text: "to act" }));
-        var hand = f.hands[s];
-        var handNode = hand === null ? el("span", { class: "none", text: "hidden" })
-          : hand === "" ? el("span", { class: "none", text: "no cards left" })
-          : cards(sortCards(cardList(hand)), function (c) { return taken[c] === s ? "from-talon" : ""; });
-        var ex = f.exchanged[s];
-        var exNode = ex === null ? (f.phase === "exchange" ? "not yet" : "\u2014")
-          : ex === 0 ? "passed"
-          : ["discarded ", cards(cardList(f.discards[s])), " \u00b7 took ", cards(cardList(f.taken[s]))];
-        var stats = [
-          el("span", { class: "stat", title: "tricks won / quota" }, "tricks ",
-            el("strong", { class: "tricks-won", text: f.tricks_won[s] }), f.quotas ? " / quota " + f.quotas[s] : ""),
-          f.result ? el("span", { class: "stat", text: "deal " + signed(f.result.points[s], 0) }) : null,
-          el("span", { class: "stat", text: "total " + signed(f.totals[s], 0) })
-        ];
-        append(seatsBox, el("section", { class: "panel seat" + (f.to_act === s && f.phase !== "end" && !f.finished ? " acting" : ""),
-                                         id: "seat-" + s, "data-seat": s },
-          el("h3", null, el("span", { class: "seat-no", text: "seat " + s + " " }), el("span", { class: "name", text: names[s] }), " ", badges),
-          el("div", { class: "stats" }, stats),
-          el("div", { class: "hand", "data-cards": hand || "" }, handNode),
-          el("div", { class: "exchange" }, "exchange: ", exNode)));
-      }
-    }
-
-    function renderTrick(f) {
-      clear(trickBox);
-      var t = f.tricks.length ? f.tricks[f.tricks.length - 1] : null;
-      var winner = el("div", { id: "trick-winner", "data-seat": t && t.winner !== null ? t.winner : -1 });
-      if (!t) {
-        append(trickBox, el("p", { class: "none", text: f.phase === "play" ? "The declarer leads the first trick."
-          : "No trick yet: the contract and the exchanges come first." }));
-        append(trickBox, winner);
-        return;
-      }
-      append(trickBox, el("div", { class: "trick-head", text: "Trick " + f.tricks.length + ", led by " + who(t.leader) }));
-      append(trickBox, el("div", { class: "trick-cards" }, t.cards.map(function (sc) {
-        return el("div", { class: "played" + (t.winner === sc[0] ? " winning" : ""), "data-seat": sc[0] },
-          card(sc[1]), el("div", { class: "name", text: who(sc[0]) }));
-      })));
-      if (t.winner !== null) {
-        append(winner, ["Won by ", el("strong", { class: "name", text: who(t.winner) })]);
-      } else {
-        append(winner, el("span", { class: "none", text: (n - t.cards.length) + " to play" }));
-      }
-      append(trickBox, winner);
-    }
-
-    function renderTalon(f) {
-      clear(talonBox);
-      var talon = cardList(f.talon);
-      if (!f.talon) { append(talonBox, el("span", { class: "none", text: "none" })); return; }
-      var owner = {};
-      for (var s = 0; s < n; s++) cardList(f.taken[s]).forEach(function (c) { owner[c] = s; });
-      append(talonBox, el("span", { class: "cards" }, talon.map(function (c) {
-        var node = card(c, owner[c] !== undefined ? "gone" : "");
-        if (owner[c] !== undefined) node.setAttribute("title", c + ": taken by " + who(owner[c]));
-        return node;
-      })));
-      var left = talon.filter(function (c) { return owner[c] === undefined; }).length;
-      append(talonBox, el("p", { class: "note", text: (talon.length - left) + " taken, " + left +
-        (f.phase === "contract" || f.phase === "exchange" ? " left" : " out of play") + "; no player sees the talon." }));
-    }
-
-    function renderTricksList(f) {
-      clear(tricksList);
-      f.tricks.forEach(function (t) {
-        append(tricksList, el("li", { class: t.winner === null ? "in-progress" : null },
-          t.cards.map(function (sc) {
-            return el("span", { class: "played-inline" + (t.winner === sc[0] ? " winning" : "") },
-              el("span", { class: "name", text: who(sc[0]) }), " ", card(sc[1]));
-          }),
-          t.winner === null ? el("span", { class: "none", text: " in progress" })
-            : [" \u2192 ", el("strong", { class: "name", text: who(t.winner) })]));
-      });
-      if (!f.tricks.length) append(tricksList, el("li", { class: "none empty", text: "none yet" }));
-    }
-
-    function renderResult(f) {
-      clear(resultBox);
-      if (!f.result) return;
-      var r = f.result;
-      append(resultBox, el("section", { class: "panel result" },
-        el("h3", { text: (f.finished ? "Last deal over, game over" : "Deal " + (r.deal + 1) + " over") }),
-        el("p", null, contractText(r.contract, r.trump) + ", declarer ", el("span", { class: "name", text: who(r.declarer) }),
-          r.void ? " \u2014 void: revoke by " : "", r.void ? el("span", { class: "name", text: who(r.revoker) }) : null),
-        el("ul", null, names.map(function (name, s) {
-          return el("li", null, el("span", { class: "name", text: name }),
-            ": " + r.tricks[s] + " tricks, " + signed(r.points[s], 0) + " (total " + signed(f.totals[s], 0) + ")");
-        }))));
-    }
-
-    function renderSheet(f) {
-      var at = dealIndex(f);
-      sheetRows.forEach(function (row, i) {
-        row.className = i < f.results ? (i === at ? "done current" : "done") : i === at ? "current future" : "future";
-      });
-      clear(totalsRow);
-      append(totalsRow, [el("td", { colspan: 5, text: "total now" }),
-        f.totals.map(function (t) { return el("td", { class: "num", text: signed(t, 0) }); })]);
-      clear(usedTable);
-      append(usedTable, [
-        el("thead", null, el("tr", null, el("th", { text: "player" }),
-          sheet.contracts.map(function (c) { return el("th", { text: c }); }), el("th", { class: "num", text: "total" }))),
-        el("tbody", null, names.map(function (name, s) {
-          return el("tr", { "data-seat": s }, el("td", { class: "name", text: name }),
-            sheet.contracts.map(function (c) {
-              var used = f.used[s].indexOf(c) >= 0;
-              return el("td", { class: "used" + (used ? " yes" : ""), text: used ? "\u2713" : "" });
-            }),
-            el("td", { class: "num", text: signed(f.totals[s], 0) }));
-        }))
-      ]);
-    }
-
-    function go(i) {
-      i = Math.max(0, Math.min(frames.length - 1, i));
-      current = i;
-      var f = frames[i];
-      counter.textContent = "step " + i + " / " + (frames.length - 1);
-      counter.setAttribute("data-step", i);
-      scrub.value = String(i);
-      clear(dealLine);
-      var dealNo = dealIndex(f);
-      append(dealLine, [
-        el("span", { class: "deal-no", text: (f.tiebreak ? "Tie-break deal" : "Deal " + (f.deal + 1) + " of " + d.rules.deals) +
-          (f.redeal ? " (dealt again)" : "") }),
-        " \u00b7 declarer ", el("span", { class: "name", text: who(f.declarer) }),
-        " \u00b7 dealer ", el("span", { class: "name", text: who(f.dealer) }),
-        " \u00b7 contract ", el("strong", { text: contractText(f.contract, f.trump) }),
-        " \u00b7 ", el("span", { id: "phase", "data-phase": f.phase, text: f.phase === "end" ? "deal over" : f.phase === "over" ? "game over" : f.phase })
-      ]);
-      dealLine.setAttribute("data-deal", dealNo);
-      clear(actionLine);
-      append(actionLine, [el("span", { class: "step-no", text: i === 0 ? "Start. " : "Step " + i + ". " }), describe(f, i)]);
-      renderSeats(f);
-      renderTrick(f);
-      renderTalon(f);
-      renderTricksList(f);
-      renderResult(f);
-      renderSheet(f);
-      document.getElementById("first").disabled = document.getElementById("back").disabled = i === 0;
-      document.getElementById("last").disabled = document.getElementById("forward").disabled = i === frames.length - 1;
-      try { history.replaceState(null, "", "#step=" + i); } catch (e) { /* some file:// setups refuse it */ }
-    }
-
-    function prevDeal() {
-      var target = 0;
-      dealStarts.forEach(function (s) { if (s < current) target = s; });
-      go(target);
-    }
-
-    function nextDeal() {
-      var target = frames.length - 1;
-      for (var k = dealStarts.length - 1; k >= 0; k--) if (dealStarts[k] > current) target = dealStarts[k];
-      go(target);
-    }
-
-    document.addEventListener("keydown", function (e) {
-      if (e.target === scrub || e.altKey || e.ctrlKey || e.metaKey) return;
-      var keys = { ArrowRight: function () { go(current + 1); }, ArrowLeft: function () { go(current - 1); },
-                   Home: function () { go(0); }, End: function () { go(frames.length - 1); },
-                   PageDown: nextDeal, PageUp: prevDeal };
-      if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-    });
-
-    var m = /step=(\d+)/.exec(location.hash);
-    go(m ? Number(m[1]) : 0);
+    B.replay(app, { frames: d.frames, names: names, scoresheet: sheet, deals: d.rules.deals });
   }
 
   // --------------------------------------------------------------------------------- start

@@ -22,7 +22,7 @@ from mizerka.runtime import (
 )
 from mizerka.stdio.bridge import run_stdio
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "program_command"]
 
 
 def build_parser(prog: str = "mizerka-bot stdio") -> argparse.ArgumentParser:
@@ -74,6 +74,17 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> tuple[argparse.N
     if command[:1] == ["--"]:
         command = command[1:]
     return args, command
+
+
+def program_command(argv: Sequence[str]) -> list[str] | None:
+    """The program (CMD ARGS...) the bridge would run with these arguments, as :func:`main` reads
+    them: what a league runner checks before it starts the bridge; None if they are not the
+    bridge's command line (the bridge itself then says why)."""
+    try:
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            return _parse(build_parser(), list(argv))[1] or None
+    except SystemExit:
+        return None
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "mizerka-bot stdio") -> int:

@@ -1,0 +1,148 @@
+"""A game's state as the board draws it: one JSON shape (a *frame*) for the league report's replay
+pages (tournaments/report.py) and the web page's finished public matches (server/replays.py), and
+the board's renderer itself (``BOARD_ASSETS``: one JS and one CSS file), which the web page serves
+and the report copies into its folder, so both draw a game with the same code from the same data.
+
+A frame is a view in card notation: the FULL view of a public game (every hand), or -- built by the
+web page's script from a live spectator view, never here -- the spectator's (hands ``null``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mizerka_engine.cards import SUITS, format_card, format_cards
+from mizerka_engine.dealing import Deal
+from mizerka_engine.events import (
+    ACTION_EVENTS,
+    ActionEvent,
+    ContractAnnounced,
+    DealResult,
+    DealScored,
+    Dealt,
+    Exchanged,
+    MajorAnnounced,
+    Played,
+    Revoked,
+)
+from mizerka_engine.game import Game
+from mizerka_engine.views import FULL, View, project
+from server.logverify import logged_action
+
+BOARD_ASSETS = Path(__file__).with_name("web_assets")
+BOARD_FILES = ("board.js", "board.css")  # the renderer, in the web page's assets and copied into every report
+
+
+class FramesError(RuntimeError):
+    """A stored game that cannot be stepped through; the message says why."""
+
+
+def _act_json(entry: ActionEvent) -> dict[str, Any]:
+    kind = entry.kind
+    match entry:
+        case ContractAnnounced(seat, contract, trump):
+            return {"kind": kind, "seat": seat, "contract": contract, "trump": None if trump is None else SUITS[trump]}
+        case MajorAnnounced(seat, contract):
+            return {"kind": kind, "seat": seat, "contract": contract}
+        case Exchanged(seat, _, discard, take):
+            return {"kind": kind, "seat": seat, "discard": format_cards(discard or ()), "take": format_cards(take or ())}
+        case Played(seat, card) | Revoked(seat, card):
+            return {"kind": kind, "seat": seat, "card": format_card(card)}
+    raise TypeError(f"{entry!r} is no action")
+
+
+def _result_json(r: DealResult) -> dict[str, Any]:
+    """A deal result for the page: ``contract`` is the label the page shows ("hearts major")."""
+    return {
+        "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer, "declarer": r.declarer,
+        "caller": r.caller, "contract": r.label, "trump": None if r.trump is None else SUITS[r.trump],
+        "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
+    }
+
+
+def _cards(cards: Any) -> str | None:
+    """Cards as one space-separated string (pages hold hundreds of views: this halves them)."""
+    return None if cards is None else " ".join(format_cards(cards))
+
+
+def _frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
+    """One step of the replay page: the FULL view after an action, in card notation."""
+    frame = {
+        "act": act,
+        "phase": view.phase.name.lower(),
+        "deal": view.deal_no, "redeal": view.redeal, "tiebreak": view.tiebreak,
+        "dealer": view.dealer, "caller": view.caller, "declarer": view.declarer,
+        "contract": view.contract, "trump": None if view.trump is None else SUITS[view.trump],
+        "to_act": view.to_act,
+        "hands": [_cards(h) for h in view.hands],
+        "talon": _cards(view.talon),
+        "exchanged": list(view.exchanged),
+        "discards": [_cards(d) for d in view.discards],
+        "taken": [_cards(t) for t in view.taken],
+        "tricks": [{"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner}
+                   for t in view.tricks],
+        "tricks_won": list(view.tricks_won),
+        "quotas": None if view.quotas is None else list(view.quotas),
+        "used": [list(u) for u in view.used],
+        "totals": list(view.totals),
+        "results": len(view.results),
+        "finished": view.finished,
+    }
+    if ended is not None:
+        # The view was taken as the deal ended, before the next one was dealt; the game has already
+        # moved its counters (deal number, next caller) on, so the deal's own result says which it was.
+        frame.update(deal=ended.deal_no, redeal=ended.redeal, tiebreak=ended.tiebreak, dealer=ended.dealer,
+                     caller=ended.caller, declarer=ended.declarer, result=_result_json(ended))
+        if not view.finished:
+            frame.update(phase="end", to_act=-1)
+    return frame
+
+
+def game_frames(game: Game) -> list[dict[str, Any]]:
+    """Replay ``game`` step by step on a fresh Game fed with its logged deals, projecting FULL after
+    each action. A deal that ends is shown as it ended (last trick and its winner), then the next
+    deal as dealt, as a step of its own."""
+    log = game.log
+    first = log[0] if log else None
+    if not isinstance(first, Dealt) or first.hands is None:
+        raise FramesError("the game's log does not start with a full deal")
+    deals = iter([Deal(e.hands, e.talon or (), e.declarer) for e in log if isinstance(e, Dealt) and e.hands is not None])
+    ended: list[View] = []
+    box: list[Game] = []
+
+    def source(deal_no: int, redeal: int) -> Deal | None:
+        if box:  # asked for the next deal: the one before has just ended
+            ended.append(project(box[0], FULL))
+        return next(deals, None)
+
+    fresh = Game(game.rules, seed=game.seed, first_dealer=first.dealer, deal_source=source)
+    box.append(fresh)
+    frames = [_frame(project(fresh, FULL), {"kind": "deal"})]
+    for entry in log:
+        if not isinstance(entry, ACTION_EVENTS):
+            continue
+        before = len(fresh.log)
+        fresh.apply(entry.seat, logged_action(game.rules, entry))
+        act = _act_json(entry)
+        result = next((e.result for e in fresh.log[before:] if isinstance(e, DealScored)), None)
+        if ended:
+            frames.append(_frame(ended.pop(), act, result))
+            frames.append(_frame(project(fresh, FULL), {"kind": "deal"}))
+        else:
+            frames.append(_frame(project(fresh, FULL), act, result))
+    if fresh.log != log:
+        raise FramesError("stepping through the log did not give the logged game back")
+    return frames
+
+
+def scoresheet(game: Game) -> dict[str, Any]:
+    """The score sheet: every deal with points and running totals, and the contracts used."""
+    totals = [0] * game.n
+    deals = []
+    for r in game.results:
+        totals = [t + p for t, p in zip(totals, r.points)]
+        deals.append(_result_json(r) | {"totals": totals})
+    return {"contracts": [c.name for c in game.rules.contracts], "deals": deals, "totals": list(game.totals)}
+
+

@@ -1,0 +1,101 @@
+"""Where a sandboxed bot's Python is imported from (tournaments/distributions.py), for each way a
+distribution is installed: regular (a wheel in site-packages, with or without top_level.txt), editable
+through setuptools' finder (the package mapped to its project folder) and editable through a ``.pth``
+path entry. Each layout is made for real in a site folder of its own and read by a fresh Python that
+has that folder as a site dir, so the ``.pth`` files and the finder run as they do at start-up."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from setuptools.command.editable_wheel import _finder_template
+
+from tournaments.distributions import SDK, import_roots, script_distribution
+from tournaments.local_referee import BIN
+
+
+def _dist(site: Path, name: str, requires: list[str], record: list[str], top_level: str | None = None,
+          extras: tuple[str, ...] = (), scripts: dict[str, str] | None = None) -> None:
+    info = site / f"{name}-1.0.dist-info"
+    info.mkdir()
+    lines = ["Metadata-Version: 2.1", f"Name: {name}", "Version: 1.0", *(f"Provides-Extra: {x}" for x in extras),
+             *(f"Requires-Dist: {r}" for r in requires)]
+    (info / "METADATA").write_text("\n".join(lines) + "\n")
+    (info / "RECORD").write_text("".join(f"{path},,\n" for path in [*record, f"{info.name}/METADATA"]))
+    if top_level is not None:
+        (info / "top_level.txt").write_text(top_level + "\n")
+    if scripts:
+        (info / "entry_points.txt").write_text("[console_scripts]\n" + "".join(f"{k} = {v}\n" for k, v in scripts.items()))
+
+
+def _package(folder: Path, name: str) -> Path:
+    (folder / name).mkdir(parents=True)
+    (folder / name / "__init__.py").write_text("")
+    return folder / name
+
+
+def layouts(tmp: Path) -> tuple[Path, dict[str, Path]]:
+    """A site folder where the distribution ``mybot`` (regular, no top_level.txt, as other build
+    backends write it) requires ``engine`` (editable: setuptools' finder, its package in a project
+    folder) and, under its extra ``fast``, ``speedups`` (editable: a .pth path entry); ``engine``
+    has an extra of its own nobody asks for (``docs``: ``sphinxish``, installed), and ``mybot`` an
+    extra whose distribution is not installed. Returns the site and where each package lives."""
+    site = tmp / "site"
+    site.mkdir()
+    where = {"mybot": _package(site, "mybot"), "helper": site / "helper.py"}
+    (site / "helper.py").write_text("")
+    _dist(site, "mybot", ["engine>=1", 'speedups; extra == "fast"', 'absent; extra == "gpu"'],
+          ["mybot/__init__.py", "helper.py", "../../../bin/mybot"], extras=("fast", "gpu"), scripts={"mybot": "mybot:main"})
+    where["engine"] = _package(tmp / "projects" / "engine", "engine")
+    finder = "__editable___engine_1_0_finder"
+    (site / f"{finder}.py").write_text(_finder_template("__editable__.engine-1.0.finder", {"engine": str(where["engine"])}, {}))
+    (site / "__editable__.engine-1.0.pth").write_text(f"import {finder}; {finder}.install()\n")
+    _dist(site, "engine", ['sphinxish; extra == "docs"'], [f"{finder}.py", "__editable__.engine-1.0.pth"], "engine", ("docs",))
+    where["speedups"] = _package(tmp / "projects" / "speedups" / "src", "speedups")
+    (site / "__editable__.speedups-1.0.pth").write_text(f"{where['speedups'].parent}\n")
+    _dist(site, "speedups", [], ["__editable__.speedups-1.0.pth"], "speedups")
+    _package(site, "sphinxish")
+    _dist(site, "sphinxish", [], ["sphinxish/__init__.py"], "sphinxish")
+    return site, where
+
+
+def roots_in(site: Path, *names: str) -> list[str]:
+    """import_roots(names) as a Python with ``site`` as a site dir computes it."""
+    code = ("import json, site, sys; site.addsitedir(sys.argv[1]); from tournaments.distributions import import_roots; "
+            "print(json.dumps([str(p) for p in import_roots(tuple(sys.argv[2:]))]))")
+    done = subprocess.run([sys.executable, "-c", code, str(site), *names], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_each_install_layout_is_seen_where_it_is_imported_from(tmp_path: Path) -> None:
+    site, where = layouts(tmp_path)
+    roots = roots_in(site, "mybot")
+    # a regular wheel's package and module, an editable finder's project folder, a .pth path entry's package:
+    # nothing of the extra nobody asked for (sphinxish), nothing of the one not installed (absent)
+    assert sorted(roots) == sorted(str(p) for p in (where["mybot"], where["helper"], where["engine"], where["speedups"])), roots
+
+
+def test_a_distribution_that_is_not_installed_has_no_roots(tmp_path: Path) -> None:
+    site, _ = layouts(tmp_path)
+    assert roots_in(site, "no-such-distribution") == []
+
+
+def test_this_installations_sdk_brings_the_engine_and_the_wire_stubs() -> None:
+    """The editable install of `make venv`: the SDK, its stubs and the engine (its `expert` extra)
+    live in the project's folders, outside the venv, and every one of them is shown."""
+    roots = import_roots((SDK,))
+    for package in ("mizerka", "mizerka_proto", "mizerka_engine", "grpc"):
+        found = __import__(package).__path__[0]
+        assert Path(found) in roots, (package, roots)
+    assert not any(p.name in ("tournaments", "server") for p in roots), roots  # the arena's own code is not the SDK's
+
+
+def test_a_console_script_of_this_installation_names_its_distribution(tmp_path: Path) -> None:
+    assert script_distribution(str(BIN / "mizerka-bot"), (BIN,)) == SDK
+    assert script_distribution(str(tmp_path / "mizerka-bot"), (BIN,)) is None  # a program of that name elsewhere
+    assert script_distribution(None, (BIN,)) is None
