@@ -7,7 +7,9 @@ import random
 import pytest
 from conftest import finish_deal
 
+from mizerka_engine.actions import PLAY_FIELD, PLAYS
 from mizerka_engine.cards import (
+    FIELD_CARDS,
     CardError,
     card_mask,
     format_card,
@@ -76,6 +78,15 @@ def test_masks_round_trip_in_ascending_order() -> None:
     assert mask_cards(card_mask(hand)) == sorted(hand)
     assert format_cards(mask_cards(card_mask(hand))) == ["2S", "3S", "KH", "TD", "AC"]
     assert mask_cards(card_mask(range(52))) == list(range(52))
+
+
+def test_every_suit_field_lists_its_cards_and_the_plays_are_the_interned_ones() -> None:
+    """The lookup tables behind mask_cards and the legal plays, all 4 x 8,192 entries."""
+    for suit in range(4):
+        for field in range(1 << 13):
+            cards = tuple(13 * suit + r for r in range(13) if field >> r & 1)
+            assert FIELD_CARDS[suit][field] == cards
+            assert all(play is PLAYS[card] for play, card in zip(PLAY_FIELD[suit][field], cards, strict=True))
 
 
 def test_suit_notation() -> None:

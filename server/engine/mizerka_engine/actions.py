@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mizerka_engine.cards import FIELD_CARDS
+from mizerka_engine.cards import subsets_table
 
 
 class Choose(NamedTuple):
@@ -38,5 +38,5 @@ class Play(NamedTuple):
 Action = Choose | Major | Exchange | Play
 PLAYS = tuple(Play(c) for c in range(52))
 # PLAY_FIELD[s][f]: the Play actions for the cards of suit s whose rank bits are f.
-PLAY_FIELD = tuple(tuple(tuple(map(PLAYS.__getitem__, cards)) for cards in suit) for suit in FIELD_CARDS)
+PLAY_FIELD = tuple(subsets_table(PLAYS[13 * s:13 * s + 13]) for s in range(4))
 PASS = Major(None)

@@ -6,7 +6,10 @@ contiguous 13-bit field of a hand mask and "highest card of a suit" is one ``bit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -19,9 +22,19 @@ CARD_TEXT = tuple(RANKS[c % 13] + SUITS[c // 13] for c in range(DECK_SIZE))
 _PARSE = {text: c for c, text in enumerate(CARD_TEXT)}
 _PARSE.update({"10" + SUITS[c // 13]: c for c in range(DECK_SIZE) if c % 13 == 8})
 
+
+def subsets_table(items: Sequence[T]) -> tuple[tuple[T, ...], ...]:
+    """``table[f]``: the items at the set bits of ``f``, in order. Built by doubling (the subsets
+    with item k are those without it plus item k, which comes last), a tuple concatenation per
+    entry: the engine's import, and so every command's start-up, pays a few milliseconds for it."""
+    table: list[tuple[T, ...]] = [()]
+    for item in items:
+        table += [subset + (item,) for subset in table]
+    return tuple(table)
+
+
 # FIELD_CARDS[s][f]: the cards (ascending) of suit s whose rank bits are f, so a hand's cards are four lookups.
-_RANKS_OF = tuple(tuple(r for r in range(13) if f >> r & 1) for f in range(1 << 13))
-FIELD_CARDS = tuple(tuple(tuple(13 * s + r for r in ranks) for ranks in _RANKS_OF) for s in range(4))
+FIELD_CARDS = tuple(subsets_table(range(13 * s, 13 * s + 13)) for s in range(4))
 
 
 class CardError(ValueError):
