@@ -1,9 +1,10 @@
 """Opening the database behind ``--db``: a SQLite file (the default, nothing to install) or a
 PostgreSQL server (``postgresql://`` URLs, driven by psycopg 3), with one schema on both.
 
-The schema is versioned by Alembic (``server/migrations``): opening a database brings it to the
-newest revision this program knows, so every command works on a database of any earlier version,
-and one written by a newer version is refused with a message instead of being misread. Problems the
+The schema is versioned by Alembic (``server/migrations``, driven by :mod:`server.schema_upgrade`):
+opening a database brings it to the newest revision this program knows, so every command works on
+a database of any earlier version, and one written by a newer version is refused with a message
+instead of being misread. Problems the
 user must fix (unreachable server, newer schema) are :class:`DatabaseError` with a one-line message.
 """
 
@@ -11,23 +12,17 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 
 from server.logs import private_dir, private_file
 
-MIGRATIONS = Path(__file__).with_name("migrations")
-# Held (transaction-scoped) while a PostgreSQL database is upgraded: two referees or league runners
-# starting at once must not both create the tables. Any fixed 64-bit number; this one spells "mizerka".
-UPGRADE_LOCK = 0x6D697A65726B61
+# The newest schema revision (server/migrations/versions) this program knows: a database at it is
+# used at once, without Alembic (whose import alone is most of a read-only command's start-up);
+# tests/test_database.py checks it is Alembic's head.
+SCHEMA_HEAD = "0002"
 POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
 SQLITE_BUSY_S = 10  # how long a SQLite connection waits for a lock another process holds
 # libpq waits forever by default for a host that drops packets: give up connecting after 10 s, and
@@ -126,68 +121,29 @@ def open_engine(path_or_url: str | Path) -> sa.Engine:
     return engine
 
 
-def _config() -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
-    return config
-
-
-def head_revision() -> str:
-    """The newest schema revision this program knows."""
-    head = ScriptDirectory.from_config(_config()).get_current_head()
-    assert head is not None
-    return head
-
-
-def _check_known(script: ScriptDirectory, current: tuple[str, ...]) -> None:
-    known = {s.revision for s in script.walk_revisions()}
-    for rev in current:
-        if rev not in known:
-            raise DatabaseError(f"this database was written by a newer version of Mizerka Arena (schema revision {rev}); "
-                                "upgrade this program")
-
-
-@contextmanager
-def _upgrade_transaction(engine: sa.Engine) -> Iterator[sa.Connection]:
-    """A transaction no other process upgrades in at the same time (released when it ends)."""
-    if engine.dialect.name == "sqlite":
-        # pysqlite would begin only at the first INSERT, after the DDL: take the write lock first.
-        locking = sa.create_engine(engine.url, poolclass=sa.pool.NullPool)
-        sa.event.listen(locking, "connect", _sqlite_pragmas)
-        sa.event.listen(locking, "connect", _autocommit_driver)
-        sa.event.listen(locking, "begin", lambda conn: conn.exec_driver_sql("BEGIN IMMEDIATE"))
-        try:
-            with locking.begin() as conn:
-                yield conn
-        finally:
-            locking.dispose()
-        return
-    with engine.begin() as conn:
-        if engine.dialect.name == "postgresql":
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": UPGRADE_LOCK})
-        yield conn
-
-
-def _autocommit_driver(conn: Any, _record: Any) -> None:
-    """Leave BEGIN to SQLAlchemy's ``begin`` event (pysqlite's own would come too late)."""
-    conn.isolation_level = None
+def stored_revisions(conn: sa.Connection) -> tuple[str, ...]:
+    """The schema revisions a database says it is at (Alembic's table); none before versioning."""
+    if not sa.inspect(conn).has_table("alembic_version"):
+        return ()
+    return tuple(conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars())
 
 
 def migrate(engine: sa.Engine) -> None:
-    """Bring the database to the newest revision (nothing to do, usually, after one read). A
-    database from before versioning (tables, no alembic_version) is completed by the first
-    revision, which only adds what is missing, and stamped."""
-    config = _config()
-    script = ScriptDirectory.from_config(config)
+    """Bring the database to the newest revision: nothing to do, usually, after one read. Only a
+    database at another revision loads Alembic (a deferred import, for start-up time alone: the
+    upgrade module imports nothing of this one's callers)."""
     try:
         with engine.connect() as conn:
-            current = MigrationContext.configure(conn).get_current_heads()
-        _check_known(script, current)
-        if current == (script.get_current_head(),):
-            return
-        with _upgrade_transaction(engine) as conn:
-            _check_known(script, MigrationContext.configure(conn).get_current_heads())  # another process may have won
-            config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+            current = stored_revisions(conn)
+    except sa.exc.OperationalError as e:
+        raise DatabaseError(f"cannot use the database ({describe(engine.url)}): {_reason(e)}") from None
+    if current == (SCHEMA_HEAD,):
+        return
+    from server.schema_upgrade import NewerSchema, upgrade
+    try:
+        upgrade(engine, _sqlite_pragmas)
+    except NewerSchema as e:
+        raise DatabaseError(f"this database was written by a newer version of Mizerka Arena (schema revision {e.revision}); "
+                            "upgrade this program") from None
     except sa.exc.OperationalError as e:
         raise DatabaseError(f"cannot use the database ({describe(engine.url)}): {_reason(e)}") from None

@@ -17,7 +17,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
 from server import store as server_store
-from server.database import DatabaseError, database_url, describe, head_revision
+from server.database import SCHEMA_HEAD, DatabaseError, database_url, describe
+from server.schema_upgrade import head_revision
 from server.store import FINISHED, Store, StoreError
 from tournaments import store as league_store
 from tournaments.store import LeagueStore
@@ -117,6 +118,19 @@ def test_the_migrated_schema_is_the_one_the_code_uses(db: str) -> None:
     LeagueStore(db).close()
     diffs, versions = _tables_and_versions(db)
     assert diffs == [] and versions == [head_revision()]
+    assert SCHEMA_HEAD == head_revision()  # a database at it is opened without Alembic: it must be the head
+
+
+def test_a_database_one_revision_behind_is_upgraded_when_opened(db: str) -> None:
+    """The fast path (at the head: no Alembic) must not keep an older database from its upgrade."""
+    LeagueStore(db).close()
+    engine = sa.create_engine(database_url(db))
+    with engine.begin() as conn:
+        conn.execute(sa.text("update alembic_version set version_num = '0001'"))
+        conn.execute(sa.text("drop table workers"))  # what revision 0002 adds, taken away again
+    engine.dispose()
+    LeagueStore(db).close()
+    assert _tables_and_versions(db) == ([], [head_revision()])
 
 
 # What the code before versioned schemas created: no header, match_group, sealed, secret, discarded.

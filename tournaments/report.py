@@ -36,9 +36,10 @@ from server.logverify import replay_log
 from server.matchlog import entry_from_json
 from server.store import ABORTED, FINISHED, RUNNING, Store, matches
 from tournaments.config import League
+from tournaments.league_standings import load_results
 from tournaments.schedule import group_of
 from tournaments.stats import FAULTS, Standings
-from tournaments.store import LeagueStore, leagues, load_results
+from tournaments.store import LeagueStore, leagues
 
 ASSETS = Path(__file__).with_name("report_assets")
 ASSET_FILES = ("report.js", "report.css")  # the report's own; the board's (server/frames.py) are copied beside them

@@ -42,13 +42,14 @@ from server.text import counted
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.bwrap import BotSandbox
 from tournaments.config import BotSpec, League
+from tournaments.league_standings import load_results, settled
 from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
 from tournaments.processes import Child, last_lines
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.schedule import batches, deal_groups, match_group, schedule
 from tournaments.sequential import Separation
 from tournaments.stats import Standings
-from tournaments.store import LeagueStore, load_results, settled
+from tournaments.store import LeagueStore
 
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)

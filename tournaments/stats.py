@@ -69,7 +69,7 @@ class Standings:
     head_to_head: dict[str, dict[str, dict[str, int]]]  # a -> b -> {"ahead", "behind", "tied"}
     rating_history: dict[str, list[tuple[int, float]]]  # bot -> (games rated so far, ordinal)
     games: int
-    separation: Separation | None = None  # the adjacent pairs' evidence (tournaments.store.load_results)
+    separation: Separation | None = None  # the adjacent pairs' evidence (tournaments.league_standings.load_results)
 
     def to_json(self) -> dict[str, Any]:
         return {
