@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from server.logs import private_dir, private_file
+from server.private_files import private_dir, private_file
 
 # The newest schema revision (server/migrations/versions) this program knows: a database at it is
 # used at once, without Alembic (whose import alone is most of a read-only command's start-up);
@@ -52,7 +52,7 @@ def database_url(path_or_url: str | Path) -> str:
     """A SQLAlchemy URL from a file path (SQLite) or a URL; PostgreSQL URLs get the psycopg 3
     driver (the only one installed). A database file holds bot token hashes, seeds and every hand
     (a league's also its bots' tokens), so it is its user's alone: created 0600 (its -wal and -shm
-    follow; see :func:`server.logs.private_file`) in folders created 0700."""
+    follow; see :func:`server.private_files.private_file`) in folders created 0700."""
     text = str(path_or_url)
     if "://" not in text:
         private_dir(Path(text).parent)

@@ -13,8 +13,9 @@ from server.commands import usage_error
 from server.connections import ConnectionLimits, DescriptorLimitError
 from server.database import DatabaseError
 from server.health import DEFAULT_ADDRESS, SERVING, HealthError, check
-from server.logs import configure_logging, private_umask
+from server.logs import configure_logging
 from server.metrics import MetricsServerError
+from server.private_files import private_umask
 from server.serve import admin_token_for
 from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tournaments.store import LeagueStore
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 CASE = ROOT / "tests" / "conformance" / "cases"
@@ -39,14 +41,14 @@ def loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 def test_help_imports_no_command() -> None:
     modules = imported("mizerka", "--help")
     assert not loaded(modules, (*HEAVY, "mizerka_engine", "mizerka_proto", "google", "tournaments.league_cli",
-                                "tournaments.logcli", "server.serve_cli", "server.rules_cli")), modules
+                                "tournaments.replay_cli", "server.serve_cli", "server.rules_cli")), modules
 
 
 @pytest.mark.parametrize("command", ["rules", "replay", "match", "league", "serve"])
 def test_a_commands_help_loads_that_command_alone(command: str) -> None:
     modules = imported("mizerka", command, "--help")
     others = {"rules": "server.rules_cli", "serve": "server.serve_cli", "league": "tournaments.league_cli",
-              "replay": "tournaments.logcli", "match": "tournaments.logcli"}
+              "replay": "tournaments.replay_cli", "match": "tournaments.match_cli"}
     assert not loaded(modules, tuple(m for c, m in others.items() if m != others[command])), modules
 
 
@@ -57,17 +59,26 @@ def test_rules_run_imports_the_engine_not_the_referee(tmp_path: Path) -> None:
     assert not loaded(modules, HEAVY), modules
 
 
-def test_replay_and_match_list_import_no_statistics_nor_web(tmp_path: Path) -> None:
-    """They read stored matches (SQLAlchemy) and may drive bots (--bot: the SDK's gRPC runtime), so
-    those load; the league statistics, the web server and the expert do not."""
+def test_replay_of_a_log_file_imports_no_store_nor_network(tmp_path: Path) -> None:
+    """A log file is verified by the engine alone: no SQLAlchemy (a match id's store), no gRPC nor
+    structlog (the referee's), no statistics."""
     log = tmp_path / "match.jsonl"
     log.write_text(json.dumps({"type": "nothing"}) + "\n")  # a usage error, after the command has loaded
     replay = imported("mizerka", "replay", str(log))
-    listing = imported("mizerka", "match", "list", "--db", str(tmp_path / "none.sqlite"))
-    assert "tournaments.logcli" in replay and "tournaments.logcli" in listing
-    light = tuple(m for m in HEAVY if m not in ("sqlalchemy", "alembic", "grpc", "structlog", "mizerka.runtime"))
-    assert not loaded(replay, light), replay
-    assert not loaded(listing, light), listing
+    assert "tournaments.replay_cli" in replay and "mizerka_engine" in replay
+    assert not loaded(replay, HEAVY), replay
+
+
+def test_match_list_imports_the_store_without_alembic_nor_statistics(tmp_path: Path) -> None:
+    """SQLAlchemy reads the database; Alembic loads only to upgrade an older one, so a database at
+    the newest revision (the one `match list` makes here first) opens without it."""
+    db = str(tmp_path / "arena.sqlite")
+    first = subprocess.run([str(BIN / "mizerka"), "match", "list", "--db", db], capture_output=True, text=True, timeout=60)
+    assert first.returncode == 2 and "no database at" in first.stderr, first.stderr  # nothing made for a typo
+    LeagueStore(db).close()
+    listing = imported("mizerka", "match", "list", "--db", db)
+    assert "tournaments.match_cli" in listing and "sqlalchemy" in listing and "tournaments.replay_cli" not in listing
+    assert not loaded(listing, tuple(m for m in HEAVY if m != "sqlalchemy")), listing
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic", "expert"])

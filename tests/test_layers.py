@@ -26,6 +26,8 @@ LAZY_LOADERS = {ROOT / "server" / "cli.py", ROOT / "tournaments" / "cli.py",
 # Functions elsewhere that import on a path most runs never take, for start-up time alone, with why.
 DEFERRED = {
     (ROOT / "server" / "database.py", "migrate"): "Alembic, only for a database that is not at the newest revision",
+    (ROOT / "tournaments" / "replay_cli.py", "_source"): "the store (SQLAlchemy), only for --league: a log file needs none",
+    (ROOT / "tournaments" / "replay_cli.py", "_load"): "the store (SQLAlchemy), only for a match id: a log file needs none",
 }
 
 

@@ -21,7 +21,7 @@ import trio
 from rich.console import Console
 
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
-from server.logs import private_dir
+from server.private_files import private_dir
 from server.text import printable, skeleton
 from tournaments.bwrap import BotSandbox, Tools
 from tournaments.config import parse_league

@@ -7,6 +7,7 @@ No timing assertions: every wait is bounded by a generous timeout and only guard
 from __future__ import annotations
 
 import asyncio
+import importlib
 import threading
 
 import grpc
@@ -89,6 +90,20 @@ def test_sdk_does_not_import_the_server():
                 if engine_allowed and (n == "mizerka_engine" or n.startswith("mizerka_engine.")):
                     continue
                 assert not (n == "server" or n.startswith("server.")), f"{path} imports {names}"
+
+
+@pytest.mark.parametrize("package", ["mizerka", "mizerka.stdio"])
+def test_the_package_names_load_on_first_use_and_are_the_submodules_own(package: str) -> None:
+    """``mizerka.X`` is loaded by the package's ``__getattr__`` from the module _HOMES names: each
+    public name has a home, and is that home's object."""
+    lazy = importlib.import_module(package)
+    assert set(lazy.__all__) == set(lazy._HOMES), set(lazy.__all__) ^ set(lazy._HOMES)
+    for name, home in lazy._HOMES.items():
+        module = importlib.import_module(home)
+        assert getattr(lazy, name) is (module if home == f"{package}.{name}" else getattr(module, name)), name
+        assert name in dir(lazy)
+    with pytest.raises(AttributeError, match=f"module '{package}' has no attribute 'Bots'"):
+        lazy.Bots  # noqa: B018
 
 
 # ------------------------------------------------------------------------------ Turn

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from server.logs import private_secret
+from server.private_files import private_secret
 from server.store import Store
 from tournaments.config import LeagueError, parse_league
 from tournaments.runner import bot_env

@@ -55,7 +55,7 @@ from typing import Any
 
 import trio
 
-from server.logs import private_dir
+from server.private_files import private_dir
 from tournaments.cgroups import BotCgroup, RunnerGroup, runner_group
 from tournaments.config import BotSpec, League
 from tournaments.distributions import SDK, import_roots, script_distribution

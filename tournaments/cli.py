@@ -40,17 +40,17 @@ def _report(ctx: typer.Context) -> typer.Typer:
 
 
 def _match(ctx: typer.Context) -> typer.Typer:
-    from tournaments.logcli import match_app
+    from tournaments.match_cli import match_app
     return match_app
 
 
 def _replay(ctx: typer.Context) -> typer.Typer:
-    from tournaments.logcli import replay_app
+    from tournaments.replay_cli import replay_app
     return replay_app
 
 
 def _rerun(ctx: typer.Context) -> typer.Typer:
-    from tournaments.logcli import rerun_app
+    from tournaments.replay_cli import rerun_app
     return rerun_app
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
+from server.names import StoreError, check_name, look_alike
 from server.settings import ClockSettings
-from server.store import StoreError, check_name, look_alike
 from server.text import skeleton
 from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import trio
 
-from server.logs import open_private
+from server.private_files import open_private
 
 try:
     _prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here: the forked child only calls it

@@ -35,7 +35,7 @@ import trio
 from mizerka.connection import ENV_TLS_CERT, ENV_TLS_KEY, Connection
 from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
-from server.logs import private_dir
+from server.private_files import private_dir
 from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
 from server.text import counted

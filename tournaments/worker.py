@@ -36,7 +36,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.registry import Collector
 
 from mizerka.runtime import Backoff
-from server.logs import private_dir
+from server.private_files import private_dir
 from server.store import StoreError
 from tournaments.arena_client import ArenaClient
 from tournaments.bot_commands import check_commands

@@ -17,6 +17,8 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import structlog
+
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
 from mizerka_proto import referee_pb2
@@ -166,7 +168,8 @@ class GameRunner:
         self.on_decision = on_decision
         self.game_index = game_index
         self.session = GameSession(
-            match_id, rules, seed, game_index, [seat_info(p) for p in self.ports], names, clock, games, on_update
+            match_id, rules, seed, game_index, [seat_info(p) for p in self.ports], names, clock, games, on_update,
+            log=structlog.get_logger("referee"),
         )
 
     @property

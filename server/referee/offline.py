@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import structlog
-
 from mizerka_engine.game import Action, Choose, Exchange
 from mizerka_engine.rules import Ruleset
 from mizerka_proto import referee_pb2
@@ -34,7 +32,6 @@ from server.referee.session import DefaultReason, Disconnected, GameRecord, Game
 from server.settings import ClockSettings
 
 # Offline games report their faults in their records; their strikes are nobody's log lines.
-QUIET = structlog.wrap_logger(structlog.ReturnLogger())
 
 
 class SeatDriver(Protocol):
@@ -95,7 +92,7 @@ def play(
 ) -> GameRecord:
     """Play one game with a driver per seat (None: nobody, the referee's default plays the seat)."""
     seats = [SeatInfo(present=False) if d is None else SeatInfo(True, d.live_events) for d in drivers]
-    session = GameSession(match_id, rules, seed, game_index, seats, names, clock or ClockSettings(), log=QUIET)
+    session = GameSession(match_id, rules, seed, game_index, seats, names, clock or ClockSettings())
     session.start()
     _deliver(session, drivers)
     while (ask := session.next_ask()) is not None:
@@ -128,7 +125,7 @@ def reenact(g: GameLog, observe: Observer, ask: Asker | None = None) -> GameReco
     steps = verify_game(g).steps
     header = g.header
     session = GameSession(g.match, g.rules, g.seed, g.game, [SeatInfo() for _ in g.names], g.names,
-                          g.clock, int(header.get("games") or 1), log=QUIET)
+                          g.clock, int(header.get("games") or 1))
     current: list[Step | None] = [None]
     # Refused and stale answers leave no line in the log, only their counts on the end line.
     for record, logged in zip(session.records, (g.end or {}).get("seats") or [], strict=False):

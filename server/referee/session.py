@@ -16,9 +16,7 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
-
-import structlog
+from typing import Any, NamedTuple, Protocol
 
 from mizerka_engine.events import Event
 from mizerka_engine.game import Decision, Game, IllegalAction
@@ -120,6 +118,33 @@ class Outgoing(NamedTuple):
     message: referee_pb2.RefereeMessage
 
 
+class SessionLog(Protocol):
+    """What a session logs through: structlog's bound loggers are one (the live referee's). Not
+    structlog itself, so that the offline drivers (``mizerka replay``) start without importing it."""
+
+    def bind(self, **values: Any) -> SessionLog: ...
+
+    def info(self, event: str, **values: Any) -> Any: ...
+
+    def warning(self, event: str, **values: Any) -> Any: ...
+
+
+class QuietLog:
+    """A :class:`SessionLog` that drops everything."""
+
+    def bind(self, **values: Any) -> QuietLog:
+        return self
+
+    def info(self, event: str, **values: Any) -> None:
+        """Dropped."""
+
+    def warning(self, event: str, **values: Any) -> None:
+        """Dropped."""
+
+
+QUIET = QuietLog()
+
+
 class GameSession:
     """One game: call :meth:`start`, then :meth:`next_ask` until it returns None; resolve each ask with
     :meth:`answer`, :meth:`time_out`, :meth:`default` or :meth:`disconnect`. After every call, send
@@ -136,9 +161,10 @@ class GameSession:
         clock: ClockSettings,
         games: int = 1,
         on_update: Callable[[Game], None] | None = None,
-        log: Any = None,
+        log: SessionLog | None = None,
     ) -> None:
-        """``log``: a structlog logger for strikes and forfeits (default: the referee's)."""
+        """``log``: where strikes and forfeits are logged (the live referee's structlog logger;
+        offline drivers and tests keep the default, which drops them: their results say it all)."""
         n = rules.players
         if len(seats) != n or len(names) != n:
             raise ValueError(f"{rules.preset} needs {n} seats, got {len(seats)}")
@@ -169,7 +195,7 @@ class GameSession:
         self._decision: Decision | None = None
         self._entry = 0
         self._errors = 0
-        self.log = (log or structlog.get_logger("referee")).bind(match_id=match_id, game=game_index)
+        self.log = (log or QUIET).bind(match_id=match_id, game=game_index)
         for seat, info in enumerate(seats):
             if not info.present:  # nobody came for this seat: the default policy plays it
                 self._forfeit(seat, disconnected=True)

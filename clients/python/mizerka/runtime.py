@@ -35,6 +35,7 @@ import grpc.aio
 
 from mizerka.bot import Bot, bot_name
 from mizerka.connection import Connection, ConnectionSettingsError, Tls
+from mizerka.errors import MizerkaError as MizerkaError  # re-exported: where it always was
 from mizerka.session import BotSession
 from mizerka_proto import referee_pb2, referee_pb2_grpc
 
@@ -76,10 +77,6 @@ _FATAL = {
     grpc.StatusCode.INVALID_ARGUMENT: "the referee refused a message as invalid",
     grpc.StatusCode.UNIMPLEMENTED: "the server has no mizerka.v1.Referee service; check the address",
 }
-
-
-class MizerkaError(Exception):
-    """An error of the SDK runtime (bad launch settings, a referee that refuses to play)."""
 
 
 class RefereeRefused(MizerkaError):

@@ -34,34 +34,72 @@ The package's modules, one job each, each importing only those listed before it:
 (one conversation's state: which turn owes an answer, how a faulty line is judged; no I/O, also
 driven by the offline stdio seats), :mod:`~mizerka.stdio.program` (the child process),
 :mod:`~mizerka.stdio.bridge` (a Play stream <-> its program, on the SDK's runner) and
-:mod:`~mizerka.stdio.cli` (the command line). The names below are only re-exported here, so
-``from mizerka import stdio; stdio.decide_line(...)`` works. It does not import the server; it
+:mod:`~mizerka.stdio.cli` (the command line). The names below are only re-exported here, each
+at its first use (:mod:`mizerka.lazy`), so ``from mizerka import stdio; stdio.decide_line(...)``
+works and a process that needs only the codec does not import the bridge (gRPC). It does not import the server; it
 needs only the SDK (grpcio, protobuf).
 """
 
-from mizerka.stdio.bridge import StdioStats, run_stdio, run_stdio_async
-from mizerka.stdio.cli import build_parser, main
-from mizerka.stdio.codec import (
-    PROTOCOL,
-    LineError,
-    action_from_line,
-    answer_json,
-    bridge_error_line,
-    clock_json,
-    contract_json,
-    decide_line,
-    dump_line,
-    error_line,
-    event_line,
-    game_end_line,
-    game_start_line,
-    hello_line,
-    result_json,
-    ruleset_json,
-    view_json,
-)
-from mizerka.stdio.program import ENV_PROTOCOL, LINE_LIMIT, program_env
-from mizerka.stdio.translate import LineCounts, Reply, Translator
+from typing import TYPE_CHECKING
+
+from mizerka.lazy import lazy_names
+
+if TYPE_CHECKING:  # what the names are, for type checkers and the layer checks; loaded by __getattr__
+    from mizerka.stdio.bridge import StdioStats, run_stdio, run_stdio_async
+    from mizerka.stdio.cli import build_parser, main
+    from mizerka.stdio.codec import (
+        PROTOCOL,
+        LineError,
+        action_from_line,
+        answer_json,
+        bridge_error_line,
+        clock_json,
+        contract_json,
+        decide_line,
+        dump_line,
+        error_line,
+        event_line,
+        game_end_line,
+        game_start_line,
+        hello_line,
+        result_json,
+        ruleset_json,
+        view_json,
+    )
+    from mizerka.stdio.program import ENV_PROTOCOL, LINE_LIMIT, program_env
+    from mizerka.stdio.translate import LineCounts, Reply, Translator
+
+# Each public name and the submodule that defines it.
+_HOMES = {
+    "StdioStats": "mizerka.stdio.bridge",
+    "run_stdio": "mizerka.stdio.bridge",
+    "run_stdio_async": "mizerka.stdio.bridge",
+    "build_parser": "mizerka.stdio.cli",
+    "main": "mizerka.stdio.cli",
+    "PROTOCOL": "mizerka.stdio.codec",
+    "LineError": "mizerka.stdio.codec",
+    "action_from_line": "mizerka.stdio.codec",
+    "answer_json": "mizerka.stdio.codec",
+    "bridge_error_line": "mizerka.stdio.codec",
+    "clock_json": "mizerka.stdio.codec",
+    "contract_json": "mizerka.stdio.codec",
+    "decide_line": "mizerka.stdio.codec",
+    "dump_line": "mizerka.stdio.codec",
+    "error_line": "mizerka.stdio.codec",
+    "event_line": "mizerka.stdio.codec",
+    "game_end_line": "mizerka.stdio.codec",
+    "game_start_line": "mizerka.stdio.codec",
+    "hello_line": "mizerka.stdio.codec",
+    "result_json": "mizerka.stdio.codec",
+    "ruleset_json": "mizerka.stdio.codec",
+    "view_json": "mizerka.stdio.codec",
+    "ENV_PROTOCOL": "mizerka.stdio.program",
+    "LINE_LIMIT": "mizerka.stdio.program",
+    "program_env": "mizerka.stdio.program",
+    "LineCounts": "mizerka.stdio.translate",
+    "Reply": "mizerka.stdio.translate",
+    "Translator": "mizerka.stdio.translate",
+}
 
 __all__ = [
     "ENV_PROTOCOL",
@@ -93,3 +131,5 @@ __all__ = [
     "run_stdio_async",
     "view_json",
 ]
+
+__getattr__, __dir__ = lazy_names(__name__, globals(), _HOMES)

@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from typing import IO, Any
 
-from mizerka.runtime import MizerkaError
+from mizerka.errors import MizerkaError
 from mizerka.stdio.codec import PROTOCOL, dump_line, hello_line
 
 __all__ = ["ENV_PROTOCOL", "LINE_LIMIT", "LINES_QUEUED", "UNREAD_LIMIT", "LineReader", "LineTooLong", "Program",

@@ -1,4 +1,5 @@
-"""``mizerka match list|export``, ``mizerka replay`` and ``mizerka rerun``: match logs on the command line.
+"""``mizerka replay`` and ``mizerka rerun``: match logs on the command line (``mizerka match`` is
+tournaments.match_cli).
 
 The format is docs/match-log.md. Exit codes: 0 done (verified, no differences), 1 the log does not
 verify or a bot differs from it, 2 a usage error or a file that is no match log.
@@ -6,7 +7,6 @@ verify or a bot differs from it, 2 a usage error or a file that is no match log.
 
 from __future__ import annotations
 
-import datetime
 import os
 import shlex
 import sys
@@ -32,142 +32,24 @@ from server.matchlog import GameLog
 from server.protocol import action_from_proto, ranks
 from server.referee.offline import SeatMessage, play, refeed, seat_messages
 from server.scoresheet import name_cell, render_scoresheet
-from server.store import FINISHED, DatabaseError
 from server.text import printable
 from server.wire_events import event_from_proto
-from tournaments.config import LeagueError, load_league
 from tournaments.local_bots import BotSpecError, ProgramFault, SdkSeat, StdioSeat, builtin_style, make_seat
-from tournaments.store import LeagueStore
+from tournaments.match_options import DEFAULT_DB, DbOption, LeagueOption
 
-DEFAULT_DB = "data/arena.sqlite"
-DbOption = Annotated[str, typer.Option("--db", help="SQLite file, or a PostgreSQL URL (as for `mizerka serve`).")]
-LeagueOption = Annotated[tuple[Path, str] | None, typer.Option(
-    "--league", metavar="FILE KEY", help="A league's game by its key in the standings (e.g. --league tournaments/demo.toml t0/g0/s2), "
-                                        "instead of a match id: the league file names the database.")]
-
-match_app = typer.Typer(help="Stored matches: list them, export their games as match logs (docs/match-log.md).",
-                        no_args_is_help=True, add_completion=False)
 replay_app = typer.Typer(add_completion=False)
 rerun_app = typer.Typer(add_completion=False)
 
 
-def _open_store(db: str) -> LeagueStore:
-    """The referee's tables and the leagues' (one schema): a match and the league game it played."""
-    if "://" not in db and not Path(db).exists():
-        raise usage_error(f"no database at {db} (give the referee's file with --db)")
-    try:
-        return LeagueStore(db)
-    except DatabaseError as e:
-        raise usage_error(str(e)) from None
-
-
-def _league_match(league_file: Path, key: str) -> tuple[str, str]:
-    """The database and match id of game ``key`` of a league file's league."""
-    try:
-        league = load_league(league_file)
-    except LeagueError as e:
-        raise usage_error(str(e)) from None
-    if not league.has_database:
-        raise usage_error(f"league {league.name!r} has no results yet ({league.db_path} does not exist): run it first")
-    store = _open_store(league.database)
-    try:
-        row = store.league_game(league.name, key)
-        if row is None:
-            keys = [g["key"] for g in store.league_games(league.name)]
-            near = f" (its keys run {keys[0]} .. {keys[-1]})" if keys else " (it has no scheduled games yet)"
-            raise usage_error(f"league {league.name!r} has no game {key!r}{near}")
-        if row["status"] != FINISHED or not row["match_id"]:
-            raise usage_error(f"game {key} of league {league.name!r} is {row['status'].lower()}: no finished match yet")
-        return league.database, row["match_id"]
-    finally:
-        store.close()
-
-
 def _source(file_or_id: str | None, league: tuple[Path, str] | None, db: str, what: str) -> tuple[str, str]:
-    """(the file or match id, the database) a command reads: FILE_OR_ID in --db, or --league FILE KEY."""
+    """(the file or match id, the database) a command reads: FILE_OR_ID in --db, or --league FILE KEY
+    (the store is loaded for that alone)."""
     if league is None:
         if file_or_id is None:
             raise usage_error(f"give {what} or --league FILE KEY")
         return file_or_id, db
-    if file_or_id is not None:
-        raise usage_error(f"give {what} or --league FILE KEY, not both")
-    if db != DEFAULT_DB:
-        raise usage_error("--league reads the league's own database (its file names it): leave out --db")
-    league_db, match_id = _league_match(*league)
-    return match_id, league_db
-
-
-# ------------------------------------------------------------------------------ match list / export
-@match_app.command("list")
-def match_list(
-    db: DbOption = DEFAULT_DB,
-    status: Annotated[str | None, typer.Option(help="Only matches in this status: PENDING, RUNNING, FINISHED or ABORTED.")] = None,
-    limit: Annotated[int, typer.Option(help="At most this many matches, newest first.")] = 100,
-) -> None:
-    """List stored matches, newest first: id, status, preset, games stored/planned, the league and game key
-    it played (as the standings name it), created, seats with their totals over the stored games."""
-
-    store = _open_store(db)
-    try:
-        rows = store.list_matches(status.upper() if status else None, limit)
-        if not rows:
-            print("no matches")
-            return
-        keys = store.games_of_matches([row.id for row in rows])
-        width = max([len("league game"), *(len(printable(str(k))) for k in keys.values())])
-        print(f"{'match':<20} {'status':<9} {'preset':<14} {'games':>7}  {'league game':<{width}}  {'created (UTC)':<19}  "
-              "seats (totals)")
-        for row in rows:
-            full = store.match(row.id) or row
-            names = [printable(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
-            totals = [sum(r["totals"][s] for r in full.results) for s in range(len(row.seats))] if full.results else None
-            seats = ", ".join(n if totals is None else f"{n} {totals[s]:+d}" for s, n in enumerate(names))
-            created = datetime.datetime.fromtimestamp(row.created_at, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
-            games = f"{len(full.results)}/{row.games}"
-            key = printable(str(keys[row.id])) if row.id in keys else "-"
-            print(f"{row.id:<20} {row.status:<9} {row.preset:<14} {games:>7}  {key:<{width}}  {created:<19}  {seats}")
-    finally:
-        store.close()
-
-
-def _stored_lines(store: Any, match_id: str, game: int | None) -> list[dict[str, Any]]:
-    row = store.match(match_id)
-    if row is None:
-        raise usage_error(f"no match {match_id!r} in the database")
-    indexes = [r["game_index"] for r in row.results]
-    if game is not None:
-        if game not in indexes:
-            stored = ", ".join(map(str, indexes)) or "none yet"
-            raise usage_error(f"match {match_id} has no finished game {game} (stored games: {stored})")
-        indexes = [game]
-    if not indexes:
-        raise usage_error(f"match {match_id} has no finished game yet ({row.status})")
-    lines: list[dict[str, Any]] = []
-    for i in indexes:
-        lines += matchlog.stored_game_lines(store, match_id, i) or []
-    return lines
-
-
-@match_app.command("export")
-def match_export(
-    match_id: Annotated[str | None, typer.Argument(help="The match id (see `mizerka match list`).")] = None,
-    game: Annotated[int | None, typer.Option(help="Only this game (from 0); default: every finished game, one after another.")] = None,
-    db: DbOption = DEFAULT_DB,
-    league: LeagueOption = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here instead of standard output.")] = None,
-) -> None:
-    """Write a match's log as JSON Lines (docs/match-log.md): header, entries, end, per game."""
-
-    match_id, db = _source(match_id, league, db, "a match id")
-    store = _open_store(db)
-    try:
-        text = matchlog.dumps(_stored_lines(store, match_id, game))
-    finally:
-        store.close()
-    if output is not None:
-        output.write_text(text)
-    else:
-        sys.stdout.write(text)
+    from tournaments.match_cli import source
+    return source(file_or_id, league, db, what)
 
 
 # ------------------------------------------------------------------------------ loading a log
@@ -182,16 +64,9 @@ def _load(file_or_id: str, db: str, game: int | None) -> list[GameLog]:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise usage_error(f"cannot read {file_or_id}: {e}") from None
-    else:
-        if "://" not in db and not Path(db).exists():
-            raise usage_error(f"{file_or_id}: no such file (and no database at {db} to look for a match with that id)")
-        store = _open_store(db)
-        try:
-            if store.match(file_or_id) is None:
-                raise usage_error(f"{file_or_id}: no such file, and no match with that id in {db}")
-            text = matchlog.dumps(_stored_lines(store, file_or_id, game))
-        finally:
-            store.close()
+    else:  # a match id: the store (SQLAlchemy) is loaded for it alone, not for a log file
+        from tournaments.match_cli import stored_log_text
+        text = stored_log_text(file_or_id, db, game)
     try:
         games = matchlog.parse_match_log(text)
     except matchlog.MatchLogError as e:
