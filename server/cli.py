@@ -18,7 +18,7 @@ def _rules(ctx: typer.Context) -> typer.Typer:
 
 
 def _demo(ctx: typer.Context) -> typer.Typer:
-    from server.rules_cli import demo_app
+    from server.demo_cli import demo_app
     return demo_app
 
 

@@ -4,6 +4,9 @@ the same run, the commands interleaved round by round so load on the machine fal
 
 A benchmark, not a timed test (tests/test_cli_startup.py checks what the commands import). Goals:
 ``mizerka --help`` within 2x of the bare typer import, no listed command over 3x (the medians).
+Two more references show what is not ours: a typer command with one option (typer coerces
+options through pydantic: every command with options pays it) and ``import sqlalchemy`` (what
+``match list`` reads the store with).
 
     .venv/bin/python tests/bench/bench_cli.py [--rounds 15]
 """
@@ -68,6 +71,8 @@ def commands(folder: Path) -> list[Command]:
     mizerka = str(BIN / "mizerka")
     return [
         Command("python -c 'import typer'", [sys.executable, "-c", "import typer"], None),
+        Command("typer command, one option (the floor)", [sys.executable, str(Path(__file__).with_name("typer_floor.py")), "--name", "y"], None),
+        Command("python -c 'import sqlalchemy'", [sys.executable, "-c", "import sqlalchemy"], None),
         Command("mizerka --help", [mizerka, "--help"], 2.0),
         Command(f"mizerka rules run {case.name}", [mizerka, "rules", "run", str(case)], 3.0),
         Command("mizerka replay LOG", [mizerka, "replay", str(log)], 3.0),
