@@ -24,6 +24,8 @@ from tournaments.cli import app
 from harness import BIN, ROOT, referee
 
 STDIO_BOT = f"{sys.executable} -I -S {ROOT / 'clients' / 'stdio' / 'bot.py'}"
+# the same program, answering its first decision only after 2 s (tests/bots/slow_first.py)
+SLOW_FIRST = f"{sys.executable} -I -S {ROOT / 'tests' / 'bots' / 'slow_first.py'} 2"
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 runner = CliRunner()
 
@@ -267,3 +269,31 @@ def test_rerun_with_the_same_bots_reproduces_the_totals_and_with_others_changes_
     rerun_line = next(line for line in other.stdout.splitlines() if line.startswith("rerun: totals"))
     assert not rerun_line.startswith(f"rerun: totals {totals},")
     assert cli("rerun", str(played["path"]), "--bot", "5=builtin:greedy").exit_code == 2
+
+
+def test_answer_timeout_is_how_long_replay_and_rerun_wait_for_a_program(played: dict[str, Any]) -> None:
+    """The program that played seat 2, slowed by 2 s at its first decision: a --answer-timeout of
+    0.25 s takes the first decision (and any others that come while it sleeps) as a timeout, the
+    referee's default, as the log's TIMEOUT; one of 30 s waits for it, and it agrees with the log
+    (the default 10 s would too: only the short limit tells that the value is used)."""
+    path = str(played["path"])
+    late = mizerka("replay", path, "--seat", "2", "--bot", SLOW_FIRST, "--answer-timeout", "0.25")
+    assert late.returncode == 1, late.stdout + late.stderr
+    *diffs, summary = late.stdout.splitlines()
+    first = next(line for line in played["lines"] if line.get("seat") == 2 and "turn" in line)
+    assert diffs[0].startswith(f"turn {first['turn']} ("), diffs
+    assert all(d.endswith("bot gives no legal answer [the referee would have applied its default: TIMEOUT]")
+               for d in diffs), diffs
+    assert summary.endswith(f"{len(diffs)} differ{'s' if len(diffs) == 1 else ''} from the log"), summary
+    waited = mizerka("replay", path, "--seat", "2", "--bot", SLOW_FIRST, "--answer-timeout", "30")
+    assert waited.returncode == 0 and waited.stdout.endswith("0 differ from the log; every decision agrees\n"), waited.stdout
+
+    totals = " ".join(f"{t:+d}" for t in played["lines"][-1]["totals"])
+    late = mizerka("rerun", path, "--bot", f"2={SLOW_FIRST}", "--answer-timeout", "0.25")
+    assert late.returncode == 0, late.stdout + late.stderr
+    rerun_line = next(line for line in late.stdout.splitlines() if line.startswith("rerun: totals"))
+    defaults = re.fullmatch(r"rerun: totals .*; defaults applied 0 0 (\d+)", rerun_line)
+    assert defaults and int(defaults[1]) >= 1, rerun_line  # its timeouts: the default played for it
+    waited = mizerka("rerun", path, "--bot", f"2={SLOW_FIRST}", "--answer-timeout", "30")
+    assert waited.returncode == 0, waited.stdout + waited.stderr
+    assert f"rerun: totals {totals}, ranks" in waited.stdout and "defaults applied" not in waited.stdout, waited.stdout

@@ -8,6 +8,7 @@ the same league (the built-in bots are deterministic for a given deal, and `seed
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -59,10 +60,11 @@ def single_host_standings(path: Path, games: int) -> dict[str, Any]:
     return result
 
 
-def start_worker(db: str, folder: Path, *args: str) -> subprocess.Popen[str]:
+def start_worker(db: str, folder: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """A worker logging to FOLDER.log; ``env``: variables added to its environment."""
     log = open(folder.with_suffix(".log"), "w")  # noqa: SIM115 (closed with the process)
     return subprocess.Popen([MIZERKA, "worker", "--db", db, "--data", str(folder), "--log-format", "json", *args],
-                            stdout=log, stderr=subprocess.STDOUT, text=True)
+                            stdout=log, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})})
 
 
 class Db:

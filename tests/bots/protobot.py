@@ -8,7 +8,11 @@ Usage: protobot.py MODE  (server and token from MIZERKA_SERVER / MIZERKA_TOKEN)
   garbage:PATH  answer each decision with junk first (no action, a card that is not a card, a stale
                 turn, a card not held), then legally; write the error codes received to PATH
   die:N         exit abruptly (no goodbye) on the N-th decision
-It plays until the stream ends or MIZERKA_GAMES games are over.
+  crash-once    exit with status 3 before connecting the first time it runs with this HOME (in a
+                league's sandbox: one scratch folder per bot and runner or worker), then play
+It plays until the stream ends or MIZERKA_GAMES games are over. LC_PROTOBOT_MODE, where set,
+replaces MODE (after crash-once's exit): a worker's environment reaches its bots only through the
+allowlist, LC_* included, so a test can make the bots of one worker behave unlike another's.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import os
 import queue
 import sys
+from pathlib import Path
 
 import grpc
 from google.protobuf import text_format
@@ -44,7 +49,14 @@ def junk(request: referee_pb2.DecisionRequest) -> list[game_pb2.Action]:
 
 
 def main() -> None:
-    mode, _, arg = sys.argv[1].partition(":")
+    given = sys.argv[1]
+    if given == "crash-once":
+        marker = Path(os.environ["HOME"]) / "protobot-crashed-once"
+        if not marker.exists():
+            marker.touch()
+            os._exit(3)
+        given = "play"
+    mode, _, arg = os.environ.get("LC_PROTOBOT_MODE", given).partition(":")
     games_left = int(os.environ.get("MIZERKA_GAMES", "0")) or None
     outbox: queue.Queue[referee_pb2.BotMessage | None] = queue.Queue()
     outbox.put(referee_pb2.BotMessage(hello=referee_pb2.Hello(token=os.environ["MIZERKA_TOKEN"], name="protobot", version=mode)))
