@@ -12,6 +12,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -265,6 +267,24 @@ def league_rows(db: Path) -> list[dict]:
     return [dict(r) for r in con.execute(query)]
 
 
+@contextmanager
+def league_running(path: Path) -> Iterator[subprocess.Popen[str]]:
+    """`mizerka league run FILE` in the background, killed at the end of the block if still running."""
+    runner = subprocess.Popen([str(BIN / "mizerka"), "league", "run", str(path)], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        yield runner
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+
+
+def finish(runner: subprocess.Popen[str]) -> None:
+    out, _ = runner.communicate(timeout=300)
+    assert runner.returncode == 0, out
+
+
 def test_duplicate_deals_are_never_played_at_the_same_time(tmp_path: Path) -> None:
     """Two duplicate sets (three seatings of one deal each) in a league of six games at once: the
     runner plays the two sets at the same time, never two games of one deal. The bots hold their
@@ -274,21 +294,14 @@ def test_duplicate_deals_are_never_played_at_the_same_time(tmp_path: Path) -> No
     gates = Gates.under(tmp_path)
     path = league_file(tmp_path, "dup", "duplicate = true\ngames_per_table = 2\nconcurrency = 6", gates)
     league = load_league(path)
-    runner = subprocess.Popen([str(BIN / "mizerka"), "league", "run", str(path)], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    try:
+    with league_running(path) as runner:
         deadline = time.monotonic() + 180
         while len(playing := [r for r in _rows_or_none(league.db_path) if r["match_id"] and r["finished_at"] is None]) < 2:
             assert runner.poll() is None and time.monotonic() < deadline, "the two deal groups never ran at once"
             time.sleep(0.05)
         assert len({r["seed"] for r in playing}) == len(playing) == 2, playing  # one game of each deal, none twice
         gates.open(*range(6))  # every stream's games, however the runner spreads them over streams
-        out, _ = runner.communicate(timeout=300)
-        assert runner.returncode == 0, out
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-            runner.wait()
+        finish(runner)
     con = sqlite3.connect(league.db_path)
     (secret,) = con.execute("select secret from leagues").fetchone()
     rows = league_rows(league.db_path)
@@ -317,9 +330,7 @@ def test_a_spectator_of_a_running_league_learns_no_deal(tmp_path: Path) -> None:
     gates = Gates.under(tmp_path)
     path = league_file(tmp_path, "fresh", "games_per_table = 2", gates)
     league = load_league(path)
-    runner = subprocess.Popen([str(BIN / "mizerka"), "league", "run", str(path)], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    try:
+    with league_running(path) as runner:
         gates.open(0)
         deadline = time.monotonic() + 180
         while not (league.db_path.exists() and any(r["status"] == "FINISHED" for r in _rows_or_none(league.db_path))):
@@ -338,12 +349,7 @@ def test_a_spectator_of_a_running_league_learns_no_deal(tmp_path: Path) -> None:
         match = Admin(address, token=token).get(done["match_id"])
         assert match.sealed and match.group.startswith("fresh#")
         gates.open(*range(1, 6))
-        out, _ = runner.communicate(timeout=300)
-        assert runner.returncode == 0, out
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-            runner.wait()
+        finish(runner)
     rows = league_rows(league.db_path)
     (secret,) = sqlite3.connect(league.db_path).execute("select secret from leagues").fetchone()
     assert re.fullmatch(r"[0-9a-f]{64}", secret)
