@@ -182,3 +182,30 @@ def first_legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
     if request.kind == referee_pb2.DECISION_KIND_MAJOR:
         return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
     return request.legal_actions[0]
+
+
+# A league clock that never runs out in a test: a bot held at a gate (Gates) is never timed out.
+HELD_CLOCK = "decision_ms = 3600000"
+
+
+@dataclass(frozen=True)
+class Gates:
+    """The gates of tests/bots/gatebot.py's games, a folder of their own: game k of each of the bot's
+    streams waits, with a card on the table, until :meth:`open` opens gate k. A test holds a league
+    mid-way this way, however fast or slow the machine, instead of hoping to look before it ends."""
+
+    folder: Path
+
+    @classmethod
+    def under(cls, tmp: Path) -> Gates:
+        folder = tmp / "gates"
+        folder.mkdir()
+        return cls(folder)
+
+    def command(self) -> str:
+        """The bot's command, as a league file's TOML array."""
+        return json.dumps([sys.executable, str(ROOT / "tests" / "bots" / "gatebot.py"), str(self.folder)])
+
+    def open(self, *games: int) -> None:
+        for game in games:
+            (self.folder / str(game)).touch()

@@ -95,6 +95,18 @@ def test_this_installations_sdk_brings_the_engine_and_the_wire_stubs() -> None:
     assert not any(p.name in ("tournaments", "server") for p in roots), roots  # the arena's own code is not the SDK's
 
 
+def test_the_editable_installs_path_entries_are_not_shown() -> None:
+    """`make venv` installs each project as a path entry (package-dir "" = "." in its pyproject.toml):
+    the repository's root and the projects' folders are on sys.path, but a sandbox shows only the
+    packages found there, never a path entry itself (the root would show the whole tree)."""
+    root = Path(__file__).resolve().parents[1]
+    entries = {root, root / "clients" / "python", root / "proto" / "python", root / "server" / "engine"}
+    assert entries <= {Path(p) for p in sys.path}, sys.path  # what make venv's install is
+    roots = set(import_roots((SDK, "mizerka-arena")))
+    assert {root / "server", root / "tournaments", root / "server" / "engine" / "mizerka_engine"} <= roots, roots
+    assert not {p for p in roots if p in entries or p in root.parents}, roots
+
+
 def test_a_console_script_of_this_installation_names_its_distribution(tmp_path: Path) -> None:
     assert script_distribution(str(BIN / "mizerka-bot"), (BIN,)) == SDK
     assert script_distribution(str(tmp_path / "mizerka-bot"), (BIN,)) is None  # a program of that name elsewhere

@@ -12,6 +12,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -22,7 +24,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from mizerka_proto import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
 from tournaments.config import load_league
 
-from harness import ADMIN, Admin, Referee, need_sandbox, referee
+from harness import ADMIN, HELD_CLOCK, Admin, Gates, Referee, need_sandbox, referee
 
 CARD = re.compile(r'"([2-9TJQKA][SHDC])"')
 BIN = Path(sys.executable).parent
@@ -240,11 +242,13 @@ def test_a_locked_database_does_not_stall_the_server(ref: Referee) -> None:
 
 
 # -------------------------------------------------------------------------------- leagues
-def league_file(tmp: Path, name: str, extra: str) -> Path:
-    lines = [f'name = "{name}"', 'preset = "mizerka-short"', f'data = "{tmp / name}"', extra,
-             "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
+def league_file(tmp: Path, name: str, extra: str, gates: Gates | None = None) -> Path:
+    """Three built-in bots, or three gated ones (tests/bots/gatebot.py) under a clock that never runs out."""
+    clock = HELD_CLOCK if gates else "decision_ms = 5000\nbank_ms = 30000"
+    lines = [f'name = "{name}"', 'preset = "mizerka-short"', f'data = "{tmp / name}"', extra, "[clock]", clock]
     for bot in ("heuristic", "greedy", "cautious"):
-        lines += ["[[bots]]", f'name = "{bot}"', f'command = ["mizerka-bot", "{bot}"]']
+        command = gates.command() if gates else json.dumps(["mizerka-bot", bot])
+        lines += ["[[bots]]", f'name = "{bot}"', f"command = {command}"]
     path = tmp / f"{name}.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -263,12 +267,41 @@ def league_rows(db: Path) -> list[dict]:
     return [dict(r) for r in con.execute(query)]
 
 
+@contextmanager
+def league_running(path: Path) -> Iterator[subprocess.Popen[str]]:
+    """`mizerka league run FILE` in the background, killed at the end of the block if still running."""
+    runner = subprocess.Popen([str(BIN / "mizerka"), "league", "run", str(path)], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    try:
+        yield runner
+    finally:
+        if runner.poll() is None:
+            runner.kill()
+            runner.wait()
+
+
+def finish(runner: subprocess.Popen[str]) -> None:
+    out, _ = runner.communicate(timeout=300)
+    assert runner.returncode == 0, out
+
+
 def test_duplicate_deals_are_never_played_at_the_same_time(tmp_path: Path) -> None:
+    """Two duplicate sets (three seatings of one deal each) in a league of six games at once: the
+    runner plays the two sets at the same time, never two games of one deal. The bots hold their
+    first game at a gate until the store shows two games of different deals in play together, so
+    the overlap is seen by construction, not by the bots being slower than the runner."""
     need_sandbox()
-    path = league_file(tmp_path, "dup", "duplicate = true\ngames_per_table = 2\nconcurrency = 6")
-    done = subprocess.run([str(BIN / "mizerka"), "league", "run", str(path)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
+    gates = Gates.under(tmp_path)
+    path = league_file(tmp_path, "dup", "duplicate = true\ngames_per_table = 2\nconcurrency = 6", gates)
     league = load_league(path)
+    with league_running(path) as runner:
+        deadline = time.monotonic() + 180
+        while len(playing := [r for r in _rows_or_none(league.db_path) if r["match_id"] and r["finished_at"] is None]) < 2:
+            assert runner.poll() is None and time.monotonic() < deadline, "the two deal groups never ran at once"
+            time.sleep(0.05)
+        assert len({r["seed"] for r in playing}) == len(playing) == 2, playing  # one game of each deal, none twice
+        gates.open(*range(6))  # every stream's games, however the runner spreads them over streams
+        finish(runner)
     con = sqlite3.connect(league.db_path)
     (secret,) = con.execute("select secret from leagues").fetchone()
     rows = league_rows(league.db_path)
@@ -285,17 +318,20 @@ def test_duplicate_deals_are_never_played_at_the_same_time(tmp_path: Path) -> No
     for spans in by_seed.values():
         assert all(later[0] >= earlier[1] for earlier, later in zip(spans, spans[1:])), spans
     first, second = by_seed.values()
-    assert any(a[0] < b[1] and b[0] < a[1] for a in first for b in second), "the two deal groups never ran at once"
+    assert any(a[0] < b[1] and b[0] < a[1] for a in first for b in second), "the stored times lost the overlap seen"
     assert all(r["sealed"] == 0 and r["match_group"].startswith("dup#") for r in rows)  # published at the end
 
 
 def test_a_spectator_of_a_running_league_learns_no_deal(tmp_path: Path) -> None:
+    """A finished game of a league still running: its spectators see only what was played, and it
+    stays sealed. The bots hold game 1 at its gate until the test has looked, so the league is
+    still running then by construction."""
     need_sandbox()
-    path = league_file(tmp_path, "fresh", "games_per_table = 2")
+    gates = Gates.under(tmp_path)
+    path = league_file(tmp_path, "fresh", "games_per_table = 2", gates)
     league = load_league(path)
-    runner = subprocess.Popen([str(BIN / "mizerka"), "league", "run", str(path)], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
-    try:
+    with league_running(path) as runner:
+        gates.open(0)
         deadline = time.monotonic() + 180
         while not (league.db_path.exists() and any(r["status"] == "FINISHED" for r in _rows_or_none(league.db_path))):
             assert runner.poll() is None and time.monotonic() < deadline, "the league ended or stalled"
@@ -312,12 +348,8 @@ def test_a_spectator_of_a_running_league_learns_no_deal(tmp_path: Path) -> None:
         token = Path(f"{league.db_path}.admin-token").read_text().strip()  # the local referee's, 0600
         match = Admin(address, token=token).get(done["match_id"])
         assert match.sealed and match.group.startswith("fresh#")
-        out, _ = runner.communicate(timeout=300)
-        assert runner.returncode == 0, out
-    finally:
-        if runner.poll() is None:
-            runner.kill()
-            runner.wait()
+        gates.open(*range(1, 6))
+        finish(runner)
     rows = league_rows(league.db_path)
     (secret,) = sqlite3.connect(league.db_path).execute("select secret from leagues").fetchone()
     assert re.fullmatch(r"[0-9a-f]{64}", secret)

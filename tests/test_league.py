@@ -34,10 +34,10 @@ THREE = 'bots = [{name = "a", command = "a"}, {name = "b", command = "b"}, {name
 
 
 def league_file(tmp: Path, name: str = "t", preset: str = "mizerka-short", bots: tuple[str, ...] = BOTS,
-                extra: str = "", commands: dict[str, str] | None = None) -> Path:
+                extra: str = "", commands: dict[str, str] | None = None, clock: str = "decision_ms = 5000\nbank_ms = 30000") -> Path:
     """A league of built-in bots; a trailing digit names a second copy of a style."""
     lines = [f'name = "{name}"', f'preset = "{preset}"', 'seed = "fixed"', f'data = "{tmp / "data"}"', extra,
-             "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
+             "[clock]", clock]
     for bot in bots:
         command = (commands or {}).get(bot) or json.dumps(["mizerka-bot", bot.rstrip("0123456789")])
         lines += ["[[bots]]", f'name = "{bot}"', f"command = {command}"]

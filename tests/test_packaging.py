@@ -22,6 +22,14 @@ _NOT_SOURCES = shutil.ignore_patterns(".*", "__pycache__", "build", "*.egg-info"
 
 
 def _venv(tmp_path: Path, *projects: Path) -> Path:
+    python = _empty_venv(tmp_path)
+    for i, project in enumerate(projects):
+        done = _install(python, project, tmp_path / f"source-{i}")
+        assert done.returncode == 0, done.stdout + done.stderr
+    return python
+
+
+def _empty_venv(tmp_path: Path) -> Path:
     env = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
     python = env / "bin" / "python"
@@ -29,15 +37,17 @@ def _venv(tmp_path: Path, *projects: Path) -> Path:
                           check=True, capture_output=True, text=True).stdout.strip()
     # Third-party libraries only: a path line does not run this env's editable-install hooks.
     Path(site, "third_party.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    for i, project in enumerate(projects):
-        # Built from a copy: setuptools writes build/ and *.egg-info beside the sources it builds.
-        source = tmp_path / f"source-{i}"
-        shutil.copytree(project, source, ignore=_NOT_SOURCES)
-        shutil.copy(project / "pyproject.toml", source)  # the project's own, not a nested project's
-        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                        "--no-build-isolation", "--no-cache-dir", str(source)],
-                       check=True, capture_output=True, cwd=tmp_path, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
     return python
+
+
+def _install(python: Path, project: Path, source: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """pip installs ``project`` into ``python``'s env (``options``: e.g. -e), from a copy at ``source``:
+    setuptools writes build/ and *.egg-info beside the sources it builds."""
+    shutil.copytree(project, source, ignore=_NOT_SOURCES)
+    shutil.copy(project / "pyproject.toml", source)  # the project's own, not a nested project's
+    return subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
+                           "--no-build-isolation", "--no-cache-dir", *options, str(source)],
+                          capture_output=True, text=True, cwd=source.parent, env={"PATH": "/usr/bin:/bin", "HOME": str(source.parent)})
 
 
 def _run(python: Path, code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -94,3 +104,19 @@ def test_the_sdk_alone_has_no_expert_and_says_why_not(tmp_path: Path) -> None:
                         "print(importlib.util.find_spec('mizerka_engine'), sorted(BOTS))", tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("None ") and "'heuristic'" in done.stdout and "'expert'" not in done.stdout
+
+
+def test_editable_installs_say_nothing_and_are_path_entries(tmp_path: Path) -> None:
+    """`make venv` installs the four projects editable: pip and setuptools say nothing (setuptools warns
+    at length about an editable install by a meta path finder), and each project is a path entry, its
+    own folder on sys.path (tournaments/distributions.py shows a sandbox the packages found there)."""
+    python = _empty_venv(tmp_path)
+    projects = {"mizerka_proto": ROOT / "proto" / "python", "mizerka_engine": ROOT / "server" / "engine",
+                "mizerka_client": ROOT / "clients" / "python", "mizerka_arena": ROOT}
+    for name, project in projects.items():
+        source = tmp_path / name
+        done = _install(python, project, source, "-e")
+        assert done.returncode == 0 and done.stdout + done.stderr == "", (name, done.stdout + done.stderr)
+        site = Path(_run(python, "import sysconfig; print(sysconfig.get_paths()['purelib'])", tmp_path).stdout.strip())
+        [pth] = site.glob(f"__editable__.{name}-*.pth")
+        assert pth.read_text().split() == [str(source)], (name, pth.read_text())

@@ -40,7 +40,7 @@ from server.web import Framer
 from server.web_json import web_update
 
 from browser import launch, new_page
-from harness import ROOT, Admin, Referee, referee
+from harness import HELD_CLOCK, ROOT, Admin, Gates, Referee, referee
 from test_protocol import allowed_event_cards, proto_cards
 
 # Records every server-sent event the page receives, before the page's own script runs, and the
@@ -247,10 +247,13 @@ def _standings(page: Any) -> dict[str, list[str]]:
 def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, browser: Any) -> None:
     """`mizerka league run --http-port 0`: a real runner, referee and bot processes. It prints the
     page's address; the arena page lists the league with its progress, the league page's standings
-    fill as games finish (the page refreshes itself), and a game playing now can be followed."""
-    slow = json.dumps([sys.executable, str(ROOT / "tests" / "bots" / "protobot.py"), "slow:10"])
-    path = league_file(tmp_path, name="webleague", bots=("a", "b", "c"), commands=dict.fromkeys("abc", slow),
-                       extra="games_per_table = 2")  # 6 games, one at a time: ~40 s
+    fill as games finish (the page refreshes itself), and a game playing now can be followed.
+
+    The bots hold each game at a gate (tests/bots/gatebot.py) until the test opens it: the page is
+    looked at with exactly the games the test let finish, however fast the bots are."""
+    gates = Gates.under(tmp_path)
+    path = league_file(tmp_path, name="webleague", bots=("a", "b", "c"), commands=dict.fromkeys("abc", gates.command()),
+                       extra="games_per_table = 2", clock=HELD_CLOCK)  # 6 games, one at a time
     proc = subprocess.Popen([MIZERKA, "league", "run", str(path), "--http-port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     output: list[str] = []
@@ -265,33 +268,31 @@ def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, brows
         league_link = "table.leagues a[href='/league/webleague']"
         page.wait_for_selector(league_link, timeout=30_000)
         assert page.get_attribute("table.leagues progress", "max") == "6"
-        page.wait_for_selector("table.live tbody tr", timeout=60_000)  # its game playing now, listed as live
+        page.wait_for_selector("table.live tbody tr", timeout=60_000)  # its game 0, held at its gate, listed as live
         assert "league" in page.inner_text("table.live")
         shots = tmp_path / "screenshots"
         shots.mkdir()
         page.screenshot(path=str(shots / "arena.png"), full_page=True)
 
+        gates.open(0)  # game 0 ends; game 1 is held at its gate
         page.click(league_link)
         page.wait_for_selector("table.standings tbody tr", timeout=30_000)
         head = page.eval_on_selector_all("table.standings thead th", "hs => hs.map(h => h.textContent)")
         assert head[1] == "bot" and head[4] == "games" and head[5].startswith("points/game")
-        first = _standings(page)
+        first = _wait_for("game 0 in the standings", lambda: (s := _standings(page)) and s["a"][4] == "1" and s, proc, output)
         assert sorted(first) == ["a", "b", "c"]
-        played = int(first["a"][4])
-        assert played < 6, "the league was over before its page was opened"
+        gates.open(1)  # game 1 ends while the page is open; game 2 is held at its gate
         # the page refreshes itself: the standings change as the runner stores results (no reload here)
-        later = _wait_for("the standings to change", lambda: (s := _standings(page)) and int(s["a"][4]) > played and s,
-                          proc, output)
+        later = _wait_for("the standings to change", lambda: (s := _standings(page)) and s["a"][4] == "2" and s, proc, output)
         for cells in later.values():
             assert re.fullmatch(r"[+-]\d+\.\d\d( ± \d+\.\d\d| \(no CI: \d+ sets?\))", cells[5]), cells
-            assert cells[4] == later["a"][4]  # three bots, three seats: every bot plays every game
-        progress = page.inner_text("main p")
-        assert re.search(r"\b[1-6]/6 games played", progress), progress
+            assert cells[4] == "2"  # three bots, three seats: every bot plays every game
+        # game 2, the one held now, in the same render as its progress line: it is the game "Playing now"
+        _wait_for("game 2 playing", lambda: "2/6 games played, 1 playing" in page.inner_text("main p"), proc, output)
         assert "null" not in page.inner_text("main").split() and "undefined" not in page.inner_text("main")
         page.screenshot(path=str(shots / "league.png"), full_page=True)
 
         playing = "main table:not(.standings):not(.h2h) a[href^='/match/']"  # "Playing now"
-        page.wait_for_selector(playing, timeout=60_000)
         page.click(playing)
         page.wait_for_selector("body[data-state='live'] #current-trick .card", timeout=60_000)
         assert page.locator("#seats .seat").count() == 3
@@ -300,6 +301,7 @@ def test_a_league_run_shows_its_league_live_in_the_browser(tmp_path: Path, brows
         feed = re.compile(r"request failed: http://127\.0\.0\.1:\d+/api/match/[^/]+/feed")  # the page closes an ended feed
         assert [p for p in problems if not feed.fullmatch(p)] == [], problems
         page.close()
+        gates.open(2, 3, 4, 5)
         assert proc.wait(timeout=240) == 0, "".join(output)
     finally:
         if proc.poll() is None:

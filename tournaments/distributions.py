@@ -4,9 +4,11 @@ each with every installed distribution it requires (its extras included where th
 ``mizerka-client[expert]`` brings the rules engine).
 
 The folders come from where each top-level package is actually imported from (``find_spec``), so
-a regular install (a venv's site-packages), an editable one (setuptools' finder maps a package to
-its project folder, e.g. ``mizerka_engine`` to server/engine/mizerka_engine) and a ``.pth`` path
-entry are all seen the same way, and a new dependency is shown without a list to keep up to date.
+a regular install (a venv's site-packages), an editable one (`make venv`'s: a ``.pth`` path entry
+per project, e.g. server/engine, where ``mizerka_engine`` is found as server/engine/mizerka_engine;
+or setuptools' meta path finder, which maps a package to its folder) are all seen the same way, a
+path entry itself (the repository's root, for the arena's own packages) is never shown, and a new
+dependency is shown without a list to keep up to date.
 """
 
 from __future__ import annotations
