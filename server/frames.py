@@ -3,12 +3,15 @@ pages (tournaments/report.py) and the web page's finished public matches (server
 the board's renderer itself (``BOARD_ASSETS``: one JS and one CSS file), which the web page serves
 and the report copies into its folder, so both draw a game with the same code from the same data.
 
-A frame is a view in card notation: the FULL view of a public game (every hand), or -- built by the
-web page's script from a live spectator view, never here -- the spectator's (hands ``null``).
+A frame is an engine view in card notation, made here and nowhere else: the FULL view of a public
+game (every hand), or the spectator's view of a live game (:func:`live_frame`: a hand it may not see
+is ``null`` with its card count, the talon ``null`` until it is public), so the board can only draw
+what the view holds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ from mizerka_engine.events import (
     Revoked,
 )
 from mizerka_engine.game import Game
+from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import FULL, View, project
 from server.logverify import logged_action
 
@@ -66,8 +70,9 @@ def _cards(cards: Any) -> str | None:
     return None if cards is None else " ".join(format_cards(cards))
 
 
-def _frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
-    """One step of the replay page: the FULL view after an action, in card notation."""
+def view_frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
+    """``view`` as the board draws it, after the action ``act``; ``ended``: the deal that the view
+    was taken at the end of."""
     frame = {
         "act": act,
         "phase": view.phase.name.lower(),
@@ -89,6 +94,8 @@ def _frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> 
         "results": len(view.results),
         "finished": view.finished,
     }
+    if None in view.hands:  # a hand not shown: how many cards it holds
+        frame["hand_counts"] = list(view.hand_sizes)
     if ended is not None:
         # The view was taken as the deal ended, before the next one was dealt; the game has already
         # moved its counters (deal number, next caller) on, so the deal's own result says which it was.
@@ -97,6 +104,13 @@ def _frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> 
         if not view.finished:
             frame.update(phase="end", to_act=-1)
     return frame
+
+
+def live_frame(view: View) -> dict[str, Any]:
+    """The frame of a live game's view (the spectator's, server/watch.py). A finished game has moved
+    its deal counter past its last deal: it is drawn as that deal ended ("Deal 18 of 18", not 19)."""
+    ended = view.results[-1] if view.finished and view.results else None
+    return view_frame(view, {"kind": "live"}, ended)
 
 
 def game_frames(game: Game) -> list[dict[str, Any]]:
@@ -118,7 +132,7 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
 
     fresh = Game(game.rules, seed=game.seed, first_dealer=first.dealer, deal_source=source)
     box.append(fresh)
-    frames = [_frame(project(fresh, FULL), {"kind": "deal"})]
+    frames = [view_frame(project(fresh, FULL), {"kind": "deal"})]
     for entry in log:
         if not isinstance(entry, ACTION_EVENTS):
             continue
@@ -127,22 +141,24 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
         act = _act_json(entry)
         result = next((e.result for e in fresh.log[before:] if isinstance(e, DealScored)), None)
         if ended:
-            frames.append(_frame(ended.pop(), act, result))
-            frames.append(_frame(project(fresh, FULL), {"kind": "deal"}))
+            frames.append(view_frame(ended.pop(), act, result))
+            frames.append(view_frame(project(fresh, FULL), {"kind": "deal"}))
         else:
-            frames.append(_frame(project(fresh, FULL), act, result))
+            frames.append(view_frame(project(fresh, FULL), act, result))
     if fresh.log != log:
         raise FramesError("stepping through the log did not give the logged game back")
     return frames
 
 
-def scoresheet(game: Game) -> dict[str, Any]:
-    """The score sheet: every deal with points and running totals, and the contracts used."""
-    totals = [0] * game.n
+def scoresheet(rules: Ruleset, results: Sequence[DealResult], totals: Sequence[int]) -> dict[str, Any]:
+    """The score sheet: every deal with points and running totals, and the contracts used. Results
+    are public as each deal ends: a live game's come from the spectator's view, a finished one's
+    from the game."""
+    running = [0] * len(totals)
     deals = []
-    for r in game.results:
-        totals = [t + p for t, p in zip(totals, r.points)]
-        deals.append(_result_json(r) | {"totals": totals})
-    return {"contracts": [c.name for c in game.rules.contracts], "deals": deals, "totals": list(game.totals)}
+    for r in results:
+        running = [t + p for t, p in zip(running, r.points)]
+        deals.append(_result_json(r) | {"totals": running})
+    return {"contracts": [c.name for c in rules.contracts], "deals": deals, "totals": list(totals)}
 
 

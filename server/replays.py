@@ -32,7 +32,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from server.frames import game_frames, scoresheet
+from mizerka_engine.views import SPECTATOR, project
+from server.frames import game_frames, live_frame, scoresheet
 from server.limits import HostBuckets
 from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
@@ -81,8 +82,8 @@ def _start_worker(url: str) -> None:
 
 def render_in_worker(job: Job) -> Rendered | None:
     """The worker's part: one finished game's update, encoded; None if the game is not stored. A
-    full record for the web page carries the game's frames and score sheet too (server/frames.py):
-    the page steps through them with the report's board."""
+    record for the web page carries the board's frames and the score sheet too (server/frames.py):
+    the page steps through a full one with the report's board, and draws a spectator's last view."""
     assert _store is not None, "render runs in a worker started by _start_worker"
     replayed = replay_finished(_store, job.game)
     if replayed is None:
@@ -90,7 +91,8 @@ def render_in_worker(job: Job) -> Rendered | None:
     update = finished_update(_store, job.game, replayed)
     if job.encoding is Encoding.PROTO:
         return update.SerializeToString()
-    return web_update(update, {"frames": game_frames(replayed), "scoresheet": scoresheet(replayed)} if job.game.full else {})
+    board = {"frames": game_frames(replayed)} if job.game.full else {"frame": live_frame(project(replayed, SPECTATOR))}
+    return web_update(update, board | {"scoresheet": scoresheet(replayed.rules, replayed.results, replayed.totals)})
 
 
 # ------------------------------------------------------------------------------ in the referee

@@ -17,13 +17,16 @@ from typing import Protocol
 
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset, load_ruleset
-from mizerka_engine.views import SPECTATOR, project, project_events
+from mizerka_engine.views import SPECTATOR, View, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
+from server.frames import live_frame, scoresheet
 from server.records import bot_names, finished_games
 from server.replays import Encoding, Rendered, Replays
 from server.store import MatchRow, Store
+from server.web_json import WebUpdate, web_update
 
+LiveUpdate = referee_pb2.WatchUpdate | WebUpdate  # as gRPC sends it, or as the web page does
 
 class Playing(Protocol):
     """The game a live match is playing now (:class:`server.referee.match.GameRunner`)."""
@@ -97,27 +100,37 @@ class SpectatorFeed:
         self._games: dict[int, _GameFeed] = {}  # game index -> its projection so far, oldest first
         self.projections = 0  # views projected (the tests count them)
 
-    def update(self, index: int, game: Game, over: bool, sent: int, events: bool) -> tuple[referee_pb2.WatchUpdate, int]:
+    def update(self, index: int, game: Game, over: bool, sent: int, events: bool,
+               encoding: Encoding = Encoding.PROTO) -> tuple[LiveUpdate, int]:
         """The live update of game ``index`` for a watcher that has had ``sent`` of its events (with
         the events after those, if ``events``), and the watcher's count after it. Shared by every
-        watcher in the same place: send it, do not change it."""
+        watcher in the same place: send it, do not change it. For the web page (``encoding``
+        WEB) it is JSON with the board's frame of the same view (server/frames.py) and the score
+        sheet."""
         feed = self._feed(index, game)
         state = len(game.log)  # a game changes by its log alone
         if feed.at != state:
             feed.at, feed.updates = state, {}
-            feed.view = protocol.view_to_proto(project(game, SPECTATOR), self.names)
+            feed.spectator = project(game, SPECTATOR)
+            feed.view = protocol.view_to_proto(feed.spectator, self.names)
             self.projections += 1
             if feed.cursor < state:
                 feed.encoded.extend(feed.encoder.encode_all(project_events(game, SPECTATOR, feed.cursor)))
                 feed.cursor = state
-        key = (over, sent if events else -1)
+        key = (over, sent if events else -1, encoding)
         update = feed.updates.get(key)
         if update is None:
-            update = feed.updates[key] = referee_pb2.WatchUpdate(
+            proto = referee_pb2.WatchUpdate(
                 match_id=self.match_id, game_number=index, names=self.names, ruleset=self.ruleset, view=feed.view,
                 game_over=over, events=feed.encoded[sent:] if events else (),
             )
+            update = feed.updates[key] = proto if encoding is Encoding.PROTO else self._web(proto, feed.spectator)
         return update, len(feed.encoded) if events else sent
+
+    def _web(self, update: referee_pb2.WatchUpdate, view: View | None) -> WebUpdate:
+        assert view is not None, "projected before"
+        extra = {"frame": live_frame(view), "scoresheet": scoresheet(self.rules, view.results, view.totals)}
+        return web_update(update, extra, live=True)
 
     def _feed(self, index: int, game: Game) -> _GameFeed:
         feed = self._games.get(index)
@@ -136,9 +149,10 @@ class _GameFeed:
     encoder: wire_events.EventEncoder
     cursor: int = 0  # the game's log entries encoded so far
     encoded: list[events_pb2.Event] = field(default_factory=list)
-    at: int = -1  # the log length ``view`` and ``updates`` are of
-    view: game_pb2.SeatView | None = None
-    updates: dict[tuple[bool, int], referee_pb2.WatchUpdate] = field(default_factory=dict)  # (over, events sent) -> update
+    at: int = -1  # the log length ``spectator``, ``view`` and ``updates`` are of
+    spectator: View | None = None  # the spectator's view, projected once per state ...
+    view: game_pb2.SeatView | None = None  # ... and as the wire has it
+    updates: dict[tuple[bool, int, Encoding], LiveUpdate] = field(default_factory=dict)  # (over, events sent, encoding) -> update
 
 
 class Watched(Protocol):
@@ -168,7 +182,7 @@ class Spectated(Protocol):
     def replays(self) -> Replays: ...
 
 
-Update = referee_pb2.WatchUpdate | Rendered  # a live game's update (shared: never changed), or an ended one's as rendered
+Update = LiveUpdate | Rendered  # a live game's update (shared: never changed), or an ended one's as rendered
 
 
 async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str, encoding: Encoding, *,
@@ -179,7 +193,8 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str,
     Live, at most one update per ``pace_s``: the changes in between come together (the new events
     since the last update and the view after them), so a spectator costs the referee a bounded
     amount of work however fast the match runs or slowly it reads. Without ``events`` the live
-    updates carry the view alone (the page draws the table from it)."""
+    updates carry the view alone (the page draws the table from it). As ``encoding``, live
+    updates as ended ones: WEB gives WebUpdates (server/web_json.py), the live ones marked ``live``."""
     live = arena.live.get(row.id)
     if live is not None:
         names = await asyncio.to_thread(bot_names, arena.store, row.seats)
@@ -195,7 +210,7 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str,
             sent: dict[int, int] = {}  # game index -> its events sent so far
             while True:
                 for index, (game, over) in due.items():
-                    update, sent[index] = feed.update(index, game, over, sent.get(index, 0), events)
+                    update, sent[index] = feed.update(index, game, over, sent.get(index, 0), events, encoding)
                     if len(sent) > SpectatorFeed.KEEP_GAMES:
                         del sent[min(sent)]
                     yield update

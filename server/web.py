@@ -25,7 +25,6 @@ from typing import Any, Protocol
 import structlog
 from aiohttp import web, web_protocol
 
-from mizerka_proto import referee_pb2
 from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
 from server.limits import Cooldowns, HostBuckets, SharedAnswer
 from server.logs import RateLimitedLog
@@ -34,7 +33,7 @@ from server.replays import Encoding
 from server.service import Arena, too_many_finished
 from server.store import MatchRow, shown
 from server.watch import Update, watch_updates
-from server.web_json import WebUpdate, web_update
+from server.web_json import WebUpdate
 
 log = structlog.get_logger("web")
 
@@ -124,15 +123,15 @@ class Framer:
 
 
 def as_web(update: Update) -> WebUpdate:
-    """A live game's update made JSON (once, for every spectator of the match); an ended game's comes so."""
-    assert not isinstance(update, bytes), "the page asks for its ended games as Encoding.WEB"
-    return web_update(update) if isinstance(update, referee_pb2.WatchUpdate) else update
+    """An update of a feed the page asked for as Encoding.WEB: JSON, live or ended."""
+    assert isinstance(update, WebUpdate), "the page asks for its updates as Encoding.WEB"
+    return update
 
 
 class Broadcast:
     """A live match's feed for every spectator of it on the page: one :func:`watch_updates` (one
-    projection per change, folded when changes come faster than ``pace_s``; the view without the
-    events, from which the page draws nothing), each update made JSON once, the same bytes written
+    projection per change, folded when changes come faster than ``pace_s``; the view and the
+    board's frame of it, without the events), each update made JSON once, the same bytes written
     to all. A spectator who joins first gets the latest update of each game so far, with its
     header. Once the match has ended its games come from the renderer (server/replays.py) and new
     spectators get a feed of their own."""
@@ -178,7 +177,7 @@ class Broadcast:
                                                          events=False, pace_s=self.page.pace_s)) as updates:
                 async for update in updates:
                     data = as_web(update)
-                    if isinstance(update, referee_pb2.WatchUpdate):
+                    if data.live:
                         self.latest[data.game_number] = data
                     else:  # the match has ended: its games are sent as they come, kept by no one
                         self._detach()

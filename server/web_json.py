@@ -97,6 +97,7 @@ class WebUpdate:
     game_number: int
     body: bytes
     header: bytes
+    live: bool = False  # of a game being played (server/watch.py), not an ended one's as rendered
 
     def frame(self, with_header: bool) -> bytes:
         """The ``update`` event, the header's members appended to the object when asked."""
@@ -106,9 +107,9 @@ class WebUpdate:
         return len(self.body) + len(self.header)
 
 
-def web_update(update: referee_pb2.WatchUpdate, extra: dict[str, Any] | None = None) -> WebUpdate:
+def web_update(update: referee_pb2.WatchUpdate, extra: dict[str, Any] | None = None, live: bool = False) -> WebUpdate:
     """``update`` as the page sends it (the update is shared with the match's other watchers: never
-    changed here), with ``extra`` members (a public game's frames, server/replays.py) added."""
+    changed here), with ``extra`` members (the board's frames of the game, server/frames.py) added."""
     data = to_dict(update) | (extra or {})
     header = {name: data.pop(name, {}) for name in HEADER}  # a ruleset unset is left out of proto JSON
-    return WebUpdate(update.game_number, _json(data), _json(header)[1:-1])
+    return WebUpdate(update.game_number, _json(data), _json(header)[1:-1], live)

@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,14 @@ from google.protobuf import json_format
 from test_league import MIZERKA, league_file
 
 from mizerka_engine.actions import Exchange
-from mizerka_engine.cards import parse_card
+from mizerka_engine.cards import format_card, parse_card
 from mizerka_engine.events import ACTION_EVENTS
 from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import arena_pb2, referee_pb2
 from server import protocol, web_json, wire_events
+from server.frames import live_frame
 from server.logverify import logged_action
 from server.records import replay_stored
 from server.store import Store
@@ -100,20 +102,28 @@ def test_plain_http_answers(tmp_path: Path) -> None:
             assert b'data-page="match"' in page.read()
 
 
-def _spectator_states(store: Store, match_id: str, names: list[str]) -> dict[bytes, set[int]]:
-    """Every view a spectator could be shown during the stored game 0 of the match, each with
-    the cards a spectator may know by then (what the view shows and the public events so far)."""
+@dataclass(frozen=True)
+class SpectatorState:
+    """A state of the game as a spectator may be shown it: the cards it may know by then (what the
+    view shows and the public events so far) and the board's frame of that view."""
+
+    cards: set[int]
+    frame: dict[str, Any]
+
+
+def _spectator_states(store: Store, match_id: str, names: list[str]) -> dict[bytes, SpectatorState]:
+    """Every view a spectator could be shown during the stored game 0 of the match, by its wire form."""
     row = store.match(match_id)
     assert row is not None
     full = replay_stored(store, row, 0)
     rules = load_ruleset(row.preset, row.options)
     game = Game(rules, seed=row.results[0]["seed"])
-    states: dict[bytes, set[int]] = {}
+    states: dict[bytes, SpectatorState] = {}
 
     def note() -> None:
         view = project(game, SPECTATOR)
         key = protocol.view_to_proto(view, names).SerializeToString(deterministic=True)
-        states[key] = cards_in(view) | allowed_event_cards(game, SPECTATOR)
+        states[key] = SpectatorState(cards_in(view) | allowed_event_cards(game, SPECTATOR), json.loads(json.dumps(live_frame(view))))
 
     note()
     for event in full.log:
@@ -180,19 +190,23 @@ def test_following_a_match_in_the_browser(tmp_path: Path, browser: Any) -> None:
             states = _spectator_states(store, match_id, names)
         finally:
             store.close()
-        updates = [referee_pb2.WatchUpdate() for kind, _ in live if kind == "update"]
-        for update, data in zip(updates, [d for kind, d in live if kind == "update"]):
-            json_format.Parse(data, update)
+        received = [json.loads(d) for kind, d in live if kind == "update"]
+        frames = [d.pop("frame") for d in received]  # the board's frame and score sheet, beside the WatchUpdate
+        assert all(d.pop("scoresheet")["deals"] is not None for d in received)
+        updates = [json_format.ParseDict(d, referee_pb2.WatchUpdate()) for d in received]
         assert updates and [kind for kind, _ in live].count("end") == 1
-        for update, drawn in zip(updates, [s for (kind, _), s in zip(live, shown) if kind == "update"], strict=True):
+        for update, frame, drawn in zip(updates, frames, [s for (kind, _), s in zip(live, shown) if kind == "update"], strict=True):
             # before the publication: nothing a spectator may not see, in the feed or on the page
             assert not update.full and not update.deals
             key = update.view.SerializeToString(deterministic=True)
             assert key in states, f"update of game {update.game_number}: a view no spectator is shown"
-            leaked = proto_cards(update) - states[key]
+            leaked = proto_cards(update) - states[key].cards
             assert not leaked, f"hidden cards reached the page: {sorted(leaked)}"
+            # the frame the board draws is the spectator's view, made by the server (server/frames.py)
+            assert frame == states[key].frame, "the update's frame is not the frame of its spectator view"
+            assert frame["hands"] == [None] * 3 and frame["talon"] is None and frame["discards"] == [None] * 3
             drawn_cards = {parse_card(c) for c in drawn["all"]}
-            assert drawn["cards"] == len(drawn["all"]) and not drawn_cards - states[key], f"the page drew hidden cards: {drawn}"
+            assert drawn["cards"] == len(drawn["all"]) and not drawn_cards - states[key].cards, f"the page drew hidden cards: {drawn}"
             # ... and all it may: the current trick, the talon if public (never to a spectator of
             # this preset's blind exchange), how many cards each hidden hand holds
             trick = update.view.tricks[-1].plays if update.view.tricks else []
@@ -221,6 +235,55 @@ def _steps_through(page: Any, shot: Path) -> None:
     assert page.locator("#step-counter").get_attribute("data-step") == str(last - 1)
     page.screenshot(path=str(shot), full_page=True)
     print(f"\nscreenshot of a public match's replay: {shot}")
+
+
+def _hand_on_page(page: Any, seat: int) -> set[str]:
+    return set(page.eval_on_selector_all(f"#seat-{seat} .hand [data-card]", "cs => cs.map(c => c.dataset.card)"))
+
+
+def test_every_game_of_a_finished_public_match_steps_through(tmp_path: Path, browser: Any) -> None:
+    """A finished public match of two games: the page lists both games, steps through the one the
+    address names (#game=N&step=M, kept as one steps), waits for a chosen game the feed has not sent
+    yet, and each game's board shows that game's own deal."""
+    with referee(tmp_path, "--http-port", "0") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        admin = Admin(ref.address)
+        bots = [admin.register(f"p{i}") for i in range(3)]
+        match_id = admin.create("mizerka-short", [b for b, _ in bots], seed="two-games", games=2)
+        for _, token in bots:
+            ref.protobot(token, "play")
+        assert admin.wait(match_id).status == arena_pb2.MATCH_STATUS_FINISHED
+        store = Store(ref.db)
+        try:
+            row = store.match(match_id)
+            assert row is not None and row.public
+            first_hands = [replay_stored(store, row, g).log[0].hands for g in range(2)]
+        finally:
+            store.close()
+        deals = [[{format_card(c) for c in hand} for hand in hands] for hands in first_hands]
+        assert deals[0] != deals[1]
+
+        page, problems = new_page(browser)
+        at = f"{base}/match/{match_id}"
+        page.goto(f"{at}#game=2&step=5")  # the second game comes after the first: the page waits for it
+        page.wait_for_selector("body[data-state='public'] section.game[data-game='1'] #step-counter[data-step='5']", timeout=30_000)
+        assert page.locator("nav.games li").count() == 2
+        assert page.locator("nav.games li.chosen").get_attribute("data-game") == "1"
+        page.keyboard.press("Home")
+        assert page.evaluate("location.hash") == "#game=2&step=0"
+        assert [_hand_on_page(page, s) for s in range(3)] == deals[1], "game 2's board shows another deal"
+        page.keyboard.press("End")
+        assert page.locator("#phase").get_attribute("data-phase") == "over"
+
+        page.click("nav.games li[data-game='0'] a")  # the other game, from its start
+        page.wait_for_selector("section.game[data-game='0'] #step-counter[data-step='0']", timeout=10_000)
+        assert [_hand_on_page(page, s) for s in range(3)] == deals[0], "game 1's board shows another deal"
+        page.locator("#forward").click()
+        assert page.evaluate("location.hash") == "#game=1&step=1"
+        page.reload()  # the address holds the game and the step
+        page.wait_for_selector("section.game[data-game='0'] #step-counter[data-step='1']", timeout=30_000)
+        closed = f"request failed: {base}/api/match/{match_id}/feed"  # the page closes the feed at its end (and at the reload)
+        assert [p for p in problems if p != closed] == [], problems
 
 
 def _read_lines(proc: subprocess.Popen[str], into: list[str]) -> None:

@@ -320,6 +320,6 @@ def _match_page(store: Store, league: League, row: dict[str, Any]) -> dict[str, 
         "league": league.name, "key": row["key"], "unit": row["unit"], "match_id": row["match_id"],
         "seed": str(game.seed), "preset": rules.preset, "rules": rules.describe(), "names": names,
         "registered": registered, "totals": list(game.totals), "faults": row["faults"],
-        "scoresheet": scoresheet(game), "frames": frames,
+        "scoresheet": scoresheet(game.rules, game.results, game.totals), "frames": frames,
     }
     return data

@@ -283,7 +283,7 @@
   // ----------------------------------------------------------------------------- stepping through
   /* A finished game's step-through replay into ``container``: ``d`` holds its ``frames``, ``names``,
    * ``scoresheet`` and number of ``deals``. Buttons, a slider and the keys step it; the step is kept
-   * in the address (#step=N). */
+   * in the address (#step=N, after ``d.hash`` if given: the match page's "game=G&"). */
   function replay(container, d) {
     var frames = d.frames, names = d.names, sheet = d.scoresheet;
     var dealStarts = [];
@@ -349,7 +349,7 @@
       b.show(f, sheet);
       first.disabled = back.disabled = i === 0;
       last.disabled = forward.disabled = i === frames.length - 1;
-      try { history.replaceState(null, "", location.pathname + location.search + "#step=" + i); } catch (e) { /* some file:// setups refuse it */ }
+      try { history.replaceState(null, "", location.pathname + location.search + "#" + (d.hash || "") + "step=" + i); } catch (e) { /* some file:// setups refuse it */ }
     }
 
     function prevDeal() {

@@ -67,70 +67,54 @@ async function arenaPage() {
 }
 
 // ------------------------------------------------------------------------------- a match
-const match = { id: "", updates: new Map(), source: null, headers: new Map() };
+const match = { id: "", updates: new Map(), source: null, headers: new Map(), meta: null, ended: false };
 
-function seatOrNone(x) { return x === undefined || x === null ? -1 : x; }
-function joined(list) { return (list || []).join(" "); }
-
-// A live update's spectator view (proto JSON, docs/protocol.md) as the board's frame (server/frames.py):
-// the same shape the report's replay pages draw, holding only what the view holds (a hand not known
-// is null, with its count; the talon null until it is public).
-function liveFrame(v) {
-  const p = v.players;
-  const results = v.results;
-  const frame = {
-    act: { kind: "live" }, phase: enumName(v.phase, "PHASE_"),
-    deal: v.deal, redeal: v.redeal, tiebreak: v.tiebreak,
-    dealer: seatOrNone(v.dealer), caller: seatOrNone(v.caller), declarer: seatOrNone(v.declarer),
-    contract: v.contract || null, trump: v.trump || null, to_act: seatOrNone(v.to_act),
-    hands: p.map((x) => (x.hand_known ? joined(x.hand) : null)),
-    hand_counts: p.map((x) => x.hand_count),
-    talon: v.talon_known ? joined(v.talon) : null,
-    exchanged: p.map((x) => (x.exchanged === undefined ? null : x.exchanged)),
-    discards: p.map((x) => (x.exchange_known ? joined(x.discarded) : null)),
-    taken: p.map((x) => (x.exchange_known ? joined(x.taken) : null)),
-    tricks: v.tricks.map((t) => ({ leader: t.leader, cards: t.plays.map((c) => [c.seat, c.card]), winner: seatOrNone(t.winner) < 0 ? null : t.winner })),
-    tricks_won: p.map((x) => x.tricks_won),
-    quotas: p.length && p[0].quota !== undefined ? p.map((x) => x.quota) : null,
-    used: p.map((x) => x.used_contracts),
-    totals: p.map((x) => x.total),
-    results: results.length, finished: v.finished,
-  };
-  if (v.finished && results.length) {
-    // A finished game's view has moved its deal counter past the last deal: show the deal that ended.
-    const r = results[results.length - 1];
-    Object.assign(frame, { deal: r.deal, redeal: r.redeal, tiebreak: r.tiebreak, dealer: r.dealer, caller: r.caller,
-                           declarer: r.declarer, result: liveResult(r) });
-  }
-  return frame;
+// The game the page shows: the one the address names (#game=N, from 1), else the latest.
+function chosenGame() {
+  const m = /game=(\d+)/.exec(location.hash);
+  return m ? Number(m[1]) - 1 : null;
 }
 
-function liveResult(r) { return Object.assign({}, r, { trump: r.trump || null, revoker: seatOrNone(r.revoker) }); }
-
-function liveSheet(u) {
-  return { contracts: (u.ruleset.contracts || []).map((c) => c.name), deals: u.view.results.map(liveResult) };
-}
-
+// A game's update drawn with the report's board (board.js): a live game's one frame (made by the
+// server from the spectator's view: server/frames.py), or a public game's every step.
 function renderGame(u) {
   const names = u.names;
   const head = el("h2", { text: `Game ${u.game_number + 1}${u.game_over ? " (over)" : ""}` });
   const box = el("section", { cls: "game", "data-game": String(u.game_number) }, head);
   if (u.frames) {  // a public game: every step of it, as the report's replay page shows it
-    MizerkaBoard.replay(box, { frames: u.frames, names, scoresheet: u.scoresheet, deals: u.ruleset.deals });
+    MizerkaBoard.replay(box, { frames: u.frames, names, scoresheet: u.scoresheet, deals: u.ruleset.deals,
+                               hash: `game=${u.game_number + 1}&` });
     return box;
   }
-  const v = u.view;
-  const announcements = v.announcements.map((a) => `${names[a.seat]}: ${enumName(a.kind, "ANNOUNCEMENT_KIND_")} ${a.contract}`);
+  const announcements = u.view.announcements.map((a) => `${names[a.seat]}: ${enumName(a.kind, "ANNOUNCEMENT_KIND_")} ${a.contract}`);
   if (announcements.length) box.append(el("p", { cls: "announcements", text: `Announced: ${announcements.join("; ")}` }));
   const board = MizerkaBoard.board(names, u.ruleset.deals);
-  board.show(liveFrame(v), liveSheet(u));
+  board.show(u.frame, u.scoresheet);
   box.append(board.node);
   return box;
 }
 
+// The match's games, each a link to its own step-through once the match is public.
+function gameList(meta, shown) {
+  if (!meta || meta.games < 2) return null;
+  const items = [];
+  for (let i = 0; i < meta.games; i++) {
+    const u = match.updates.get(i);
+    const label = `Game ${i + 1}`;
+    items.push(el("li", { cls: i === shown ? "chosen" : (u ? "" : "muted"), "data-game": String(i) },
+      u && u.frames ? link(`#game=${i + 1}`, label) : el("span", { text: label })));
+  }
+  return el("nav", { cls: "games", "aria-label": "games of the match" }, el("ul", {}, ...items));
+}
+
 function renderMatch(meta) {
+  match.meta = meta || match.meta;
+  meta = match.meta;
   const games = [...match.updates.values()].sort((a, b) => a.game_number - b.game_number);
-  const current = games.length ? games[games.length - 1] : null;
+  const wanted = document.body.dataset.state === "public" ? chosenGame() : null;  // live: the game being played
+  const latest = games.length ? games[games.length - 1] : null;
+  const current = wanted !== null && (match.updates.has(wanted) || !match.ended) ? match.updates.get(wanted) : latest;
+  const shown = current ? current.game_number : wanted;
   const state = document.body.dataset.state || "connecting";
   show(
     el("h1", { text: `Match ${match.id}` }),
@@ -138,13 +122,18 @@ function renderMatch(meta) {
     el("p", { cls: `state ${state}`, text: {
       connecting: "Connecting…", live: "Live: only what a spectator may see.",
       sealed: "Ended. Its full record stays hidden until its league is over and published.",
-      public: "Ended and public: step through it, every hand shown.",
+      public: "Ended and public: step through each game, every hand shown.",
     }[state] }),
-    current ? renderGame(current) : el("p", { cls: "muted", text: "Waiting for the first card." }),
+    gameList(meta, shown),
+    current ? renderGame(current)
+      : el("p", { cls: "muted", text: wanted !== null && !match.ended ? `Game ${wanted + 1} is on its way…` : "Waiting for the first card." }),
   );
 }
 
+window.addEventListener("hashchange", () => { if (document.body.dataset.page === "match") renderMatch(); });
+
 function follow(meta) {
+  match.ended = false;
   match.updates.clear();
   match.headers.clear();
   const source = new EventSource(`/api/match/${encodeURIComponent(match.id)}/feed`);
@@ -160,6 +149,7 @@ function follow(meta) {
   });
   source.addEventListener("end", async () => {
     source.close();
+    match.ended = true;
     const now = await getJson(`/api/match/${encodeURIComponent(match.id)}`);
     if (now.public) {
       document.body.dataset.state = "public";
