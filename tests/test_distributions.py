@@ -7,13 +7,14 @@ has that folder as a site dir, so the ``.pth`` files and the finder run as they 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 from setuptools.command.editable_wheel import _finder_template
 
-from tournaments.distributions import SDK, import_roots, script_distribution
+from tournaments.distributions import SDK, TRAMPOLINE, Python, import_roots, python_of, this_python
 from tournaments.local_referee import BIN
 
 
@@ -108,6 +109,72 @@ def test_the_editable_installs_path_entries_are_not_shown() -> None:
 
 
 def test_a_console_script_of_this_installation_names_its_distribution(tmp_path: Path) -> None:
-    assert script_distribution(str(BIN / "mizerka-bot"), (BIN,)) == SDK
-    assert script_distribution(str(tmp_path / "mizerka-bot"), (BIN,)) is None  # a program of that name elsewhere
-    assert script_distribution(None, (BIN,)) is None
+    python = this_python()
+    assert python_of(BIN / "mizerka-bot", os.defpath) == python
+    assert python.script_distribution(BIN / "mizerka-bot") == SDK
+    assert python.script_distribution(tmp_path / "mizerka-bot") is None  # a program of that name elsewhere
+
+
+def venv(tmp: Path, system: bool = False) -> tuple[Path, dict[str, Path]]:
+    """A venv of a bot's own (not this installation's) on this one's base Python, holding layouts()
+    in its site-packages, with the console script ``mybot``; returns it and where each package lives."""
+    prefix = tmp / "venv"
+    site, where = layouts(tmp)
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    (prefix / "lib" / version).mkdir(parents=True)
+    site.rename(prefix / "lib" / version / "site-packages")
+    where = {k: prefix / "lib" / version / "site-packages" / v.relative_to(site) if site in v.parents else v
+             for k, v in where.items()}
+    (prefix / "bin").mkdir()
+    (prefix / "bin" / "python").symlink_to(Path(sys.executable).resolve())
+    home = Path(sys.executable).resolve().parent
+    (prefix / "pyvenv.cfg").write_text(f"home = {home}\ninclude-system-site-packages = {str(system).lower()}\n")
+    (prefix / "bin" / "mybot").write_text(f"#!{prefix / 'bin' / 'python'}\nfrom mybot import main\n")
+    return prefix, where
+
+
+def test_a_venv_of_the_bots_own_is_read_not_run(tmp_path: Path) -> None:
+    """A console script of another venv (a plain `pip install` of the SDK into a venv of its own):
+    its venv, its base installation, its packages in site-packages and behind .pth path lines. An
+    editable install through setuptools' finder (engine) is code to run, so it is not seen there."""
+    prefix, where = venv(tmp_path)
+    python = python_of(prefix / "bin" / "mybot", os.defpath)
+    assert python is not None and python.prefix == prefix and python.scripts == prefix / "bin"
+    assert python.base == Path(sys.executable).resolve().parent.parent
+    assert python.script_distribution(prefix / "bin" / "mybot") == "mybot"
+    assert python_of(prefix / "bin" / "python", os.defpath) == python  # `venv/bin/python bot.py`
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "mybot").symlink_to(prefix / "bin" / "mybot")  # as pipx links a venv's script
+    assert python_of(tmp_path / "bin" / "mybot", os.defpath) == python
+    assert python.script_distribution(tmp_path / "bin" / "mybot") == "mybot"
+    folders = set(python.folders(["mybot"]))
+    assert folders == {prefix, python.base, where["mybot"], where["helper"], where["speedups"]}, folders
+
+
+def test_a_script_names_its_python_directly_or_through_env(tmp_path: Path) -> None:
+    prefix, _ = venv(tmp_path)
+    script = tmp_path / "bot.py"
+    script.write_text("#!/usr/bin/env python -u\nimport mybot\n")
+    assert python_of(script, str(prefix / "bin")) == python_of(prefix / "bin" / "python", "")
+    long = tmp_path / ("a" * 120) / "with space"
+    long.mkdir(parents=True)
+    prefix.rename(long / "venv")
+    trampoline = f"#!/bin/sh\n{TRAMPOLINE}\"{long / 'venv' / 'bin' / 'python'}\" \"$0\" \"$@\"\n' '''\n"
+    script.write_text(trampoline + "import mybot\n")  # what pip writes for a path too long for #! or with a space
+    assert python_of(script, os.defpath) == python_of(long / "venv" / "bin" / "python", "")
+    script.write_text("#!/bin/sh\nexec true\n")
+    assert python_of(script, str(prefix / "bin")) is None  # not a Python: its folders are only its own
+    assert python_of(tmp_path / "absent", os.defpath) is None
+
+
+def test_a_venv_with_the_system_site_packages_reads_the_bases_too(tmp_path: Path) -> None:
+    """include-system-site-packages: the base's site-packages are on its path (and shown with the
+    base, whole); without it they are not."""
+    base_sites = {str(p) for p in this_python().base.glob("lib/python*/site-packages")}
+    assert base_sites
+    for system in (True, False):
+        (tmp_path / str(system)).mkdir()
+        prefix, _ = venv(tmp_path / str(system), system)
+        python = python_of(prefix / "bin" / "mybot", os.defpath)
+        assert isinstance(python, Python) and python.path is not None
+        assert base_sites & set(python.path) == (base_sites if system else set()), python.path

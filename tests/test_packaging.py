@@ -6,7 +6,6 @@ so nothing of this source tree is importable there by accident."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -14,11 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-# What a project's copy leaves out: other projects of this tree (installed on their own), tests,
-# data, caches and earlier build output.
-_NOT_SOURCES = shutil.ignore_patterns(".*", "__pycache__", "build", "*.egg-info", "node_modules", "data",
-                                      "tests", "clients", "proto", "pyproject.toml")
+from installs import ROOT, copy_project, pip
 
 
 def _venv(tmp_path: Path, *projects: Path) -> Path:
@@ -43,11 +38,8 @@ def _empty_venv(tmp_path: Path) -> Path:
 def _install(python: Path, project: Path, source: Path, *options: str) -> subprocess.CompletedProcess[str]:
     """pip installs ``project`` into ``python``'s env (``options``: e.g. -e), from a copy at ``source``:
     setuptools writes build/ and *.egg-info beside the sources it builds."""
-    shutil.copytree(project, source, ignore=_NOT_SOURCES)
-    shutil.copy(project / "pyproject.toml", source)  # the project's own, not a nested project's
-    return subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index",
-                           "--no-build-isolation", "--no-cache-dir", *options, str(source)],
-                          capture_output=True, text=True, cwd=source.parent, env={"PATH": "/usr/bin:/bin", "HOME": str(source.parent)})
+    copy_project(project, source)
+    return pip("--python", python, "install", "-q", "--no-deps", "--no-build-isolation", *options, source, cwd=source.parent)
 
 
 def _run(python: Path, code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -25,12 +25,13 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.bwrap import Sandbox, exit_reason, kill_sandbox, scratch_folder, tools
+from tournaments.bwrap import Sandbox, check_folders, command_folders, exit_reason, kill_sandbox, scratch_folder, tools
 from tournaments.cgroups import RUNNER_PREFIX, Hierarchy, find_hierarchy, remove_stale_groups, runner_group
 from tournaments.config import LeagueError, parse_league
-from tournaments.sandbox import Limits, SandboxMode
+from tournaments.sandbox import Limits, SandboxError, SandboxMode
 
 from harness import need_sandbox, referee
+from installs import ROOT, build_wheels, copy_installed, pip
 from needs import missing
 
 BIN = Path(sys.executable).parent
@@ -417,6 +418,17 @@ def test_a_bot_in_the_leagues_own_folder_is_refused_before_anything_runs(tmp_pat
     assert f"bot a: its command names the folder {tmp_path}, which holds the league's data folder" in run.stderr
 
 
+def test_a_bots_pythonpath_is_shown_and_checked_like_its_arguments(tmp_path: Path) -> None:
+    """A PYTHONPATH in a bot's env names folders its Python imports from: shown, and refused
+    if one holds the league's data, as a folder in its command would be."""
+    (tmp_path / "lib").mkdir()
+    env = {"PATH": os.defpath, "PYTHONPATH": f"lib{os.pathsep}absent{os.pathsep}"}
+    folders = command_folders([sys.executable, "-m", "mybot"], env, tmp_path)
+    assert tmp_path / "lib" in folders and tmp_path / "absent" not in folders, folders
+    with pytest.raises(SandboxError, match="which holds the league's data folder"):
+        check_folders("a", folders, {"the league's data folder": tmp_path / "lib" / "data"})
+
+
 def test_without_bubblewrap_a_league_is_refused_unless_its_file_allows_running_unsandboxed(tmp_path: Path) -> None:
     lines = ['name = "n"', 'preset = "mizerka-short"', 'seed = "n"', f'data = "{tmp_path / "data"}"',
              "[clock]", "decision_ms = 5000", "bank_ms = 30000"]
@@ -575,15 +587,38 @@ def test_exit_reasons_name_the_limit() -> None:
     assert exit_reason(3, Limits(memory_mb=0, processes=0), "MemoryError", True) == "exited with code 3"
 
 
-def test_the_expert_bot_plays_a_sandboxed_league_without_a_fault_and_beats_random(tmp_path: Path) -> None:
-    """The expert searches with the rules engine (mizerka_engine), which the editable install of
-    `make venv` keeps in the project's folder, outside the venv: the sandbox shows it, as it shows
+@pytest.fixture(scope="session")
+def installed_sdk(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv of its own, as a bot author makes one outside this tree: the SDK with its `expert`
+    extra installed by pip (not editable) from wheels of this tree's projects, with the constraints;
+    its third-party libraries (grpcio and what it needs, protobuf), copied from this env as pip would have downloaded
+    them, sit in a folder of their own that a .pth path line adds (what a sandbox must follow)."""
+    folder = tmp_path_factory.mktemp("installed-sdk")
+    wheels = build_wheels([ROOT / "proto" / "python", ROOT / "server" / "engine", ROOT / "clients" / "python"], folder)
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", venv], check=True)
+    [site] = venv.glob("lib/python*/site-packages")
+    (site / "third_party.pth").write_text(f"{copy_installed(['grpcio', 'protobuf', 'typing-extensions'], folder / 'third-party')}\n")
+    done = pip("--python", venv / "bin" / "python", "install", "-q", "--find-links", wheels, "-c", ROOT / "constraints.txt",
+               "mizerka-client[expert]", cwd=folder)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return venv
+
+
+@pytest.mark.parametrize("install", ["editable", "pip"])
+def test_the_expert_bot_plays_a_sandboxed_league_without_a_fault_and_beats_random(
+        tmp_path: Path, install: str, request: pytest.FixtureRequest) -> None:
+    """The expert searches with the rules engine (mizerka_engine), which its Python imports from
+    wherever it is installed: `make venv`'s editable install keeps it in the project's folder,
+    outside the venv; a plain `pip install 'mizerka-client[expert]'` into a venv of its own keeps
+    it in that venv, its libraries maybe behind a .pth line. The sandbox shows each, as it shows
     the SDK, because the SDK's distribution requires it (its `expert` extra)."""
     need_sandbox()
+    program = "mizerka-bot" if install == "editable" else str(request.getfixturevalue("installed_sdk") / "bin" / "mizerka-bot")
     lines = ['name = "x"', 'preset = "mizerka-short"', 'seed = "expert-sandboxed"', "duplicate = true", "games_per_table = 1",
              f'data = "{tmp_path / "data"}"', "max_crashes = 1", "startup_timeout_s = 60", "[options]", "deals = 3",
              "[clock]", "decision_ms = 5000", "bank_ms = 60000",
-             "[[bots]]", 'name = "expert"', 'command = ["mizerka-bot", "expert", "--seed", "1"]']
+             "[[bots]]", 'name = "expert"', f'command = ["{program}", "expert", "--seed", "1"]']
     for name, seed in (("random", 2), ("random2", 3)):
         lines += ["[[bots]]", f'name = "{name}"', f'command = ["mizerka-bot", "random", "--seed", "{seed}"]']
     path = tmp_path / "x.toml"

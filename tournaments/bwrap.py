@@ -9,8 +9,10 @@ A sandboxed bot gets:
 - a read-only view of the system (/usr, the /lib* and /bin links, a few files of /etc), of this
   installation's Python with the bot SDK and what it needs wherever they are imported from (an
   editable install's project folders too: tournaments/distributions.py), and of its command's own
-  folders (its program's, those of the arguments that name files or folders, and for a console
-  script of this installation its distribution's), never the league's data, database, logs or file;
+  folders (its program's, those of the arguments that name files or folders, its env's PYTHONPATH,
+  and for a program a Python runs, this installation's or a venv of the bot's own, that Python and
+  where the SDK and a console script's distribution are imported from), never the league's data,
+  database, logs or file;
 - a writable scratch folder of its own, ``DATA/sandbox/NAME``, as HOME and TMPDIR, and a small
   /tmp and /dev/shm of its own (64 MiB each, in memory; the rest of /dev read-only);
 - a memory cgroup of its own where the runner can make one (tournaments/cgroups.py), limited to
@@ -58,8 +60,7 @@ import trio
 from server.private_files import private_dir
 from tournaments.cgroups import BotCgroup, RunnerGroup, runner_group
 from tournaments.config import BotSpec, League
-from tournaments.distributions import SDK, import_roots, script_distribution
-from tournaments.local_referee import BIN
+from tournaments.distributions import SDK, python_of, this_python
 from tournaments.processes import Child
 from tournaments.sandbox import Limits, SandboxError, SandboxMode
 
@@ -217,16 +218,18 @@ def python_paths() -> tuple[Path, ...]:
     """This installation's Python, read-only in every sandbox: the venv, the interpreter it was
     made from, and wherever the bot SDK and what it needs are imported from (an editable install
     keeps them outside the venv: tournaments/distributions.py)."""
-    return tuple(sorted({Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).resolve().parent,
-                         *import_roots((SDK,))}))
+    return tuple(sorted({*this_python().folders((SDK,)), Path(sys.executable).resolve().parent}))
 
 
 def command_folders(command: Sequence[str], env: Mapping[str, str], cwd: Path) -> tuple[Path, ...]:
     """The folders a bot's command needs to read: its program's (found on PATH as exec finds it,
     and where a link leads), those of its arguments that name existing files or folders, and, for
-    a console script of this installation, where its distribution and what that requires are
-    imported from."""
-    program = command[0] if "/" in command[0] else shutil.which(command[0], path=env.get("PATH", os.defpath))
+    a program run by a Python (an interpreter, or a script whose #! line names one: this
+    installation's, or a venv of the bot's own), that Python's (its venv, its base installation)
+    and where the bot SDK, and for a console script its distribution, and what they require are
+    imported from; and the folders of its environment's PYTHONPATH."""
+    search = env.get("PATH", os.defpath)
+    program = command[0] if "/" in command[0] else shutil.which(command[0], path=search)
     folders = set()
     for arg in (program, *command[1:]):
         try:
@@ -237,9 +240,12 @@ def command_folders(command: Sequence[str], env: Mapping[str, str], cwd: Path) -
             continue
         for found in (path.absolute(), path.resolve()):
             folders.add(found if found.is_dir() else found.parent)
-    script = script_distribution(None if program is None else str(cwd / program), (BIN,))
-    if script is not None:
-        folders.update(import_roots((script,)))
+    python = None if program is None else python_of(cwd / program, search)
+    if python is not None:
+        script = python.script_distribution(cwd / program)
+        folders.update(python.folders((SDK, *([] if script is None else [script]))))
+    pythonpath = (cwd / entry for entry in env.get("PYTHONPATH", "").split(os.pathsep) if entry)
+    folders.update(entry.absolute() for entry in pythonpath if entry.is_dir())  # folders its env names
     return tuple(sorted(folders))
 
 
