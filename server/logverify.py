@@ -34,9 +34,8 @@ from mizerka_engine.events import (
     Settled,
     TrickTaken,
 )
-from mizerka_engine.game import Game, IllegalAction, Phase
+from mizerka_engine.game import Game, IllegalAction, Phase, ranks
 from mizerka_engine.rules import Ruleset
-from server import protocol
 from server.describe import cards_text, deal_name, describe, pending_text, signed
 from server.matchlog import GameLog, LogLine
 from server.text import counted
@@ -225,7 +224,7 @@ class Verified:
 
     @property
     def ranks(self) -> list[int]:
-        return protocol.ranks(self.game.totals)
+        return ranks(self.game.totals)
 
     def summary(self) -> str:
         results = self.game.results

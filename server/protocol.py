@@ -10,7 +10,7 @@ re-encodes those projections, so it cannot disclose what the projection hides. I
 Engine -> wire: :func:`view_to_proto`, :func:`decision_to_proto`, :func:`result_to_proto`,
 :func:`results_to_proto`, :func:`ruleset_to_proto`, :func:`action_to_proto`, plus small builders for
 the referee's own messages (:func:`default_applied_to_proto`, :func:`strike_counted_to_proto`,
-:func:`error_to_proto`, :func:`ranks`).
+:func:`error_to_proto`).
 Wire -> engine: :func:`action_from_proto` (raises :class:`ProtocolError` ``MALFORMED``),
 :func:`options_from_struct`, :func:`clock_from_proto`.
 
@@ -46,7 +46,6 @@ __all__ = [
     "error_to_proto",
     "options_from_struct",
     "options_to_struct",
-    "ranks",
     "result_to_proto",
     "results_to_proto",
     "ruleset_request_bytes",
@@ -229,11 +228,6 @@ def results_to_proto(results: Iterable[DealResult]) -> list[game_pb2.DealResult]
         running = [t + p for t, p in zip(running, r.points, strict=True)]
         out.append(result_to_proto(r, running))
     return out
-
-
-def ranks(totals: Sequence[int]) -> list[int]:
-    """Competition ranks per seat: 1 + the number of seats with a strictly higher total."""
-    return [1 + sum(1 for u in totals if u > t) for t in totals]
 
 
 # ---------------------------------------------------------------------------------- views

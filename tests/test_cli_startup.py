@@ -61,24 +61,27 @@ def test_rules_run_imports_the_engine_not_the_referee(tmp_path: Path) -> None:
 
 def test_replay_of_a_log_file_imports_no_store_nor_network(tmp_path: Path) -> None:
     """A log file is verified by the engine alone: no SQLAlchemy (a match id's store), no gRPC nor
-    structlog (the referee's), no statistics."""
+    structlog (the referee's), no statistics; nor what only --seat needs (the wire stubs, the bot
+    SDK) or --text (rich's score sheet)."""
     log = tmp_path / "match.jsonl"
     log.write_text(json.dumps({"type": "nothing"}) + "\n")  # a usage error, after the command has loaded
     replay = imported("mizerka", "replay", str(log))
     assert "tournaments.replay_cli" in replay and "mizerka_engine" in replay
-    assert not loaded(replay, HEAVY), replay
+    assert not loaded(replay, (*HEAVY, "mizerka", "mizerka_proto", "google", "rich", "tournaments.seat_replay",
+                               "tournaments.stored_matches", "tournaments.config")), replay
 
 
 def test_match_list_imports_the_store_without_alembic_nor_statistics(tmp_path: Path) -> None:
     """SQLAlchemy reads the database; Alembic loads only to upgrade an older one, so a database at
-    the newest revision (the one `match list` makes here first) opens without it."""
+    the newest revision (the one `match list` makes here first) opens without it. Nor the engine:
+    the league files and the match log's format (tournaments.stored_matches) are export's."""
     db = str(tmp_path / "arena.sqlite")
     first = subprocess.run([str(BIN / "mizerka"), "match", "list", "--db", db], capture_output=True, text=True, timeout=60)
     assert first.returncode == 2 and "no database at" in first.stderr, first.stderr  # nothing made for a typo
     LeagueStore(db).close()
     listing = imported("mizerka", "match", "list", "--db", db)
     assert "tournaments.match_cli" in listing and "sqlalchemy" in listing and "tournaments.replay_cli" not in listing
-    assert not loaded(listing, tuple(m for m in HEAVY if m != "sqlalchemy")), listing
+    assert not loaded(listing, (*(m for m in HEAVY if m != "sqlalchemy"), "mizerka_engine", "tournaments.stored_matches")), listing
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic", "expert"])

@@ -40,7 +40,8 @@ from server.referee.offline import play, seat_messages
 from server.scoresheet import render_scoresheet
 from server.service import record_to_store
 from tournaments.local_bots import SdkSeat
-from tournaments.replay_cli import game_text, seat_json, seat_text
+from tournaments.replay_cli import game_text
+from tournaments.seat_replay import seat_json, seat_text
 
 from harness import BIN, referee
 

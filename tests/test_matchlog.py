@@ -22,14 +22,13 @@ from mizerka.bots import HeuristicBot
 from mizerka.stdio import Translator
 from mizerka.turn import Turn
 from mizerka_engine.events import DealResult, DealScored, Settled
-from mizerka_engine.game import Game
+from mizerka_engine.game import Game, ranks
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, project_events
 from mizerka_proto import referee_pb2
 from server import matchlog
 from server.logverify import verify_game
 from server.policies import random_action
-from server.protocol import ranks
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.service import record_to_store

@@ -50,7 +50,7 @@ def _replay(ctx: typer.Context) -> typer.Typer:
 
 
 def _rerun(ctx: typer.Context) -> typer.Typer:
-    from tournaments.replay_cli import rerun_app
+    from tournaments.rerun_cli import rerun_app
     return rerun_app
 
 

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from openskill.models import PlackettLuce
 from scipy.special import stdtrit  # t quantiles, as scipy.stats.t.ppf; lighter import
 
+from mizerka_engine.game import ranks
 from tournaments.results import GameResult as GameResult  # re-exported: the statistics' input
 from tournaments.sequential import Separation
 
@@ -79,11 +80,6 @@ class Standings:
             "rating_history": {k: [list(p) for p in v] for k, v in self.rating_history.items()},
             "separation": None if self.separation is None else self.separation.to_json(),
         }
-
-
-def ranks(totals: Sequence[int]) -> list[int]:
-    """Finishing places: 1 + the number of strictly higher totals (ties share a place)."""
-    return [1 + sum(t > mine for t in totals) for mine in totals]
 
 
 def standings(

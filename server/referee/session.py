@@ -19,7 +19,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from mizerka_engine.events import Event
-from mizerka_engine.game import Decision, Game, IllegalAction
+from mizerka_engine.game import Decision, Game, IllegalAction, ranks
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
@@ -379,7 +379,7 @@ class GameSession:
     def record(self, aborted: bool = False) -> GameRecord:
         totals = list(self.game.totals)
         return GameRecord(
-            self.game_index, self.seed, totals, protocol.ranks(totals), self.records, self.game, aborted,
+            self.game_index, self.seed, totals, ranks(totals), self.records, self.game, aborted,
             match_id=self.match_id, games=self.games, names=list(self.names), versions=list(self.versions),
             hello_names=list(self.hello_names), clock=self.settings, turns=list(self.turns),
         )
@@ -444,11 +444,11 @@ class GameSession:
     def _send_game_end(self, abort_reason: str = "") -> None:
         game = self.game
         totals = list(game.totals)
-        ranks = protocol.ranks(totals)
+        places = ranks(totals)
         results = protocol.results_to_proto(game.results)
         seats = [
             game_pb2.SeatRecord(
-                seat=s, name=self.names[s], total=totals[s], rank=ranks[s], timeouts=r.timeouts,
+                seat=s, name=self.names[s], total=totals[s], rank=places[s], timeouts=r.timeouts,
                 refusals=r.refusals + r.malformed, defaults_applied=r.defaults, forfeited=r.forfeited,
                 disconnected=r.disconnected,
             )
@@ -456,7 +456,7 @@ class GameSession:
         ]
         for seat in range(self.rules.players):
             end = referee_pb2.GameEnd(
-                match_id=self.match_id, game_number=self.game_index, seat=seat, rank=ranks[seat], totals=totals,
+                match_id=self.match_id, game_number=self.game_index, seat=seat, rank=places[seat], totals=totals,
                 results=results, seats=seats, aborted=bool(abort_reason), abort_reason=abort_reason,
             )
             self._send(seat, referee_pb2.RefereeMessage(game_end=end))

@@ -23,7 +23,7 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase
+from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, ranks
 from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
@@ -62,5 +62,6 @@ __all__ = [
     "mask_cards",
     "parse_card",
     "parse_cards",
+    "ranks",
     "seeded_deal",
 ]

@@ -66,6 +66,12 @@ def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
     return best_seat
 
 
+def ranks(totals: Sequence[int]) -> list[int]:
+    """Competition ranks per seat: 1 + the number of seats with a strictly higher total (ties share
+    a place). The one definition the referee's results, a verified log and the standings use."""
+    return [1 + sum(1 for u in totals if u > t) for t in totals]
+
+
 class IllegalAction(Exception):
     """An action the rules refuse. ``code`` is stable (bots may switch on it); ``message`` is for people."""
 
