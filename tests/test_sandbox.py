@@ -13,6 +13,7 @@ why, except in CI as root, where there must be one."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import socket
@@ -20,6 +21,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -633,3 +636,70 @@ def test_the_expert_bot_plays_a_sandboxed_league_without_a_fault_and_beats_rando
     assert expert["crashes"] == 0 and not expert["disabled"] and expert["games"] == 3, expert
     assert all(count == 0 for count in expert["faults"].values()), expert  # no default, timeout, refusal, forfeit
     assert all(expert["mean"] > table[other]["mean"] for other in ("random", "random2")), table
+
+
+@dataclass(frozen=True)
+class UserNamespace:
+    """A user namespace of the test's own, held by a sleeping process: ``enter`` runs a command in it."""
+
+    holder: int
+
+    @property
+    def enter(self) -> list[str]:
+        return ["nsenter", "-U", "-t", str(self.holder), "--"]
+
+    def allow(self, count: int) -> None:
+        """At most ``count`` user namespaces made in it at once (its own max_user_namespaces: past
+        it, unshare fails with ENOSPC, as on a host whose count is used up)."""
+        subprocess.run([*self.enter, "sh", "-c", f"echo {count} > /proc/sys/user/max_user_namespaces"], check=True)
+
+
+@contextmanager
+def user_namespace_of_our_own() -> Iterator[UserNamespace]:
+    """(As root) a user namespace in which the ids 0 to 65535 are themselves, so that a league run
+    in it sandboxes its bots as it does outside."""
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def unshare() -> None:
+        if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+            raise OSError(ctypes.get_errno(), "unshare")
+
+    with subprocess.Popen(["sleep", "600"], preexec_fn=unshare) as holder:
+        try:
+            for name in ("uid_map", "gid_map"):
+                Path(f"/proc/{holder.pid}/{name}").write_text("0 0 65536\n")
+            yield UserNamespace(holder.pid)
+        finally:
+            holder.kill()
+
+
+def test_a_host_that_cannot_make_a_user_namespace_for_a_while_costs_the_bots_nothing(tmp_path: Path) -> None:
+    """A busy host runs out of user namespaces (the per-user count; a namespace is freed some time
+    after its sandbox ends): a bot whose sandbox cannot be made is started again once it can, the
+    kernel's reason said, and no crash or fault is charged to it."""
+    need_sandbox()
+    if os.geteuid() != 0:
+        missing("a user namespace with the ids 0 to 65535 of its own needs root (CI runs as root)")
+    lines = ['name = "ns"', 'preset = "mizerka-short"', 'seed = "busy-host"', f'data = "{tmp_path / "data"}"',
+             "games_per_table = 1", "max_crashes = 1", "[options]", "deals = 3"]
+    for name, seed in (("a", 1), ("b", 2), ("c", 3)):
+        lines += ["[[bots]]", f'name = "{name}"', f'command = ["mizerka-bot", "random", "--seed", "{seed}"]']
+    path = tmp_path / "ns.toml"
+    path.write_text("\n".join(lines) + "\n")
+    output = tmp_path / "output.txt"
+    with user_namespace_of_our_own() as namespace, output.open("w") as out:
+        namespace.allow(2)  # three bots, each in a user namespace of its own: one cannot start
+        with subprocess.Popen([*namespace.enter, MIZERKA, "league", "run", str(path)], stdout=out, stderr=subprocess.STDOUT,
+                              text=True) as league:
+            deadline = time.monotonic() + 120  # a bound only a hang reaches
+            while "not the bot's: trying again" not in " ".join(output.read_text().split()):  # as rich wraps it
+                assert league.poll() is None and time.monotonic() < deadline, output.read_text()
+                time.sleep(0.05)
+            namespace.allow(1000)
+            assert league.wait(timeout=240) == 0, output.read_text()
+    said = " ".join(output.read_text().split())
+    assert "cannot make a user namespace for the sandbox: No space left on device" in said, said
+    assert "crash" not in said and "disabled" not in said, said
+    for name, line in standings(path).items():
+        assert line["crashes"] == 0 and not line["disabled"] and line["games"] == 3, (name, line)
+        assert all(count == 0 for count in line["faults"].values()), (name, line)  # no default, timeout or forfeit

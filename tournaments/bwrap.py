@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import functools
 import os
 import shutil
@@ -260,20 +261,41 @@ def check_folders(bot: str, folders: Sequence[Path], secrets: Mapping[str, Path]
                     "a folder of their own")
 
 
-def _unshare_user() -> None:
-    """In the helper: a user namespace of its own."""
+class HostError(OSError):
+    """The host could not set a sandbox up (a user namespace it could not make): not the bot's
+    doing, so never counted as the bot's crash (:meth:`tournaments.runner.Runner.supervise`)."""
+
+
+# Why unshare(CLONE_NEWUSER) fails for a while on a busy host: the per-user count of namespaces
+# (max_user_namespaces; a namespace is freed some time after its last process ends), or memory.
+PASSING = {errno.ENOSPC, errno.ENOMEM, errno.EAGAIN, errno.EUSERS}
+
+
+def _unshare_user(why: int) -> None:
+    """In the helper: a user namespace of its own, or its errno written to ``why`` (the exception a
+    preexec_fn raises reaches the parent without it)."""
     if _unshare is None or _unshare(CLONE_NEWUSER) != 0:
-        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER) failed")
+        os.write(why, str(errno.ENOSYS if _unshare is None else ctypes.get_errno()).encode())
+        raise OSError("unshare(CLONE_NEWUSER) failed")
 
 
 def user_namespace(tools: Tools) -> int:
     """(As root) a new user namespace in which root is root and nobody is nobody; an fd of it for
-    ``bwrap --userns``. A helper holds the namespace while its maps are written."""
+    ``bwrap --userns``. A helper holds the namespace while its maps are written. HostError, with
+    the kernel's errno, if the host cannot make one."""
+    why_read, why_write = os.pipe()
     try:
-        helper = subprocess.Popen([tools.sleep or "sleep", "60"], preexec_fn=_unshare_user, stdin=subprocess.DEVNULL,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except subprocess.SubprocessError as e:
-        raise OSError(f"cannot make a user namespace for the sandbox: {e}") from None
+        helper: subprocess.Popen[bytes] | None = subprocess.Popen(
+            [tools.sleep or "sleep", "60"], preexec_fn=functools.partial(_unshare_user, why_write),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.SubprocessError:
+        helper = None
+    finally:
+        os.close(why_write)
+    with open(why_read, "rb") as why:
+        if helper is None:
+            code = int(why.read() or errno.EPERM)
+            raise HostError(code, f"cannot make a user namespace for the sandbox: {os.strerror(code)}")
     try:
         for name in ("uid_map", "gid_map"):
             Path(f"/proc/{helper.pid}/{name}").write_text(f"0 0 1\n{NOBODY} {NOBODY} 1\n")
@@ -283,36 +305,55 @@ def user_namespace(tools: Tools) -> int:
         helper.wait()
 
 
-PROBE_ATTEMPTS, PROBE_PAUSE_S = 3, 0.5  # the empty sandbox tried so often before the host is said to have none
+PROBE_PAUSES_S = (0.25, 0.5, 1.0, 2.0)  # between tries of the empty sandbox while the host's failure is a passing one
 
 
-@functools.cache
+class NoSandbox(Exception):
+    """Why there is no sandbox here."""
+
+
 def tools() -> Tools | str:
-    """The sandbox's tools on this host, or why there is no sandbox here: checked once, by running
-    an empty sandbox."""
+    """The sandbox's tools on this host, or why there is no sandbox here. Checked by running an
+    empty sandbox: once where it runs; where it does not, again at the next call, since a busy
+    host fails to make a namespace for a while."""
+    try:
+        return _tools()
+    except NoSandbox as e:
+        return str(e)
+
+
+@functools.cache  # a NoSandbox raised is not cached
+def _tools() -> Tools:
     bwrap, prlimit, setpriv, sleep = (shutil.which(name) for name in ("bwrap", "prlimit", "setpriv", "sleep"))
     root = os.geteuid() == 0
     if bwrap is None:
-        return "bubblewrap (bwrap) is not installed"
+        raise NoSandbox("bubblewrap (bwrap) is not installed")
     if prlimit is None or root and (setpriv is None or sleep is None):
-        return "prlimit or setpriv (util-linux) is missing"
+        raise NoSandbox("prlimit or setpriv (util-linux) is missing")
     found = Tools(bwrap, prlimit, setpriv if root else None, sleep if root else None)
-    why = ""
-    for attempt in range(PROBE_ATTEMPTS):  # a loaded host fails to make a namespace now and then
-        if attempt:
-            time.sleep(PROBE_PAUSE_S)
-        with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
-            box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
-            try:
-                done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
-                    argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
-            except (OSError, subprocess.SubprocessError) as e:
-                why = f"bwrap cannot start a sandbox here ({e})"
-                continue
-        if done.returncode == 0:
-            return found
-        why = f"bwrap cannot start a sandbox here ({done.stderr.strip() or f'exit code {done.returncode}'})"
-    return why
+    pauses = iter(PROBE_PAUSES_S)
+    while (failed := _probe(found)) is not None:
+        why, passing = failed
+        pause = next(pauses, None) if passing else None
+        if pause is None:
+            raise NoSandbox(f"bwrap cannot start a sandbox here ({why})")
+        time.sleep(pause)
+    return found
+
+
+def _probe(found: Tools) -> tuple[str, bool] | None:
+    """None if an empty sandbox runs, else why not and whether that may pass (:data:`PASSING`)."""
+    with tempfile.TemporaryDirectory(prefix="mizerka-probe-") as scratch:
+        box = Sandbox(found, Limits(), scratch_folder(Path(scratch), found))
+        try:
+            done = box.start(["true"], {"PATH": os.defpath}, lambda argv, env, fds: subprocess.run(
+                argv, env=env, pass_fds=fds, capture_output=True, text=True, timeout=60))
+        except (OSError, subprocess.SubprocessError) as e:
+            return str(e), isinstance(e, OSError) and e.errno in PASSING
+    if done.returncode == 0:
+        return None
+    why = done.stderr.strip() or f"exit code {done.returncode}"
+    return why, any(os.strerror(code) in why for code in PASSING)  # as bwrap words its own namespaces' failure
 
 
 def exit_reason(code: int, limits: Limits, tail: str, sandboxed: bool, oom_killed: bool = False) -> str:

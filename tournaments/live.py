@@ -161,6 +161,10 @@ class Reporter:
     def on_bot_crash(self, d: dict[str, Any]) -> None:
         self._say(f"bot {shown(d['bot'])} {shown(d['reason'])}; restarting (crash {d['crashes']} of {d['max']})")
 
+    def on_sandbox_retry(self, d: dict[str, Any]) -> None:
+        self._say(f"[yellow]bot {shown(d['bot'])}: {shown(d['error'])} (the host's, not the bot's: trying again, "
+                  f"{d['failures']} in a row)[/]")
+
     def on_bot_disabled(self, d: dict[str, Any]) -> None:
         self._say(f"[bold red]bot {shown(d['bot'])} {shown(d['reason'])}[/]")
         if not d.get("never_connected"):

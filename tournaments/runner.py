@@ -40,7 +40,7 @@ from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
 from server.text import counted
 from tournaments.arena_client import RETRYABLE, ArenaClient
-from tournaments.bwrap import BotSandbox
+from tournaments.bwrap import BotSandbox, HostError
 from tournaments.config import BotSpec, League
 from tournaments.league_standings import load_results, settled
 from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
@@ -211,6 +211,7 @@ class LeagueRunner:
         league = self.league
         row = self.bots[spec.name]
         log = league.data / "logs" / f"{spec.name}.log"
+        host_failures = 0  # in a row: the host could not set the bot's sandbox up
         while not row["disabled"]:
             if self.referee is not None:
                 await self.referee.up.wait()
@@ -220,8 +221,14 @@ class LeagueRunner:
                 env = {**self.client.connection.env(), **env}
             try:
                 process: Child | None = self.sandbox.start(spec, env, log)
+            except HostError as e:  # the host's failure, not the bot's: tried again, never counted as its crash
+                host_failures += 1
+                self.report("sandbox-retry", {"bot": spec.name, "error": str(e), "failures": host_failures})
+                await trio.sleep(RESTART.delay(host_failures))
+                continue
             except OSError as e:
                 process, why = None, f"could not be started: {e}"
+            host_failures = 0
             if process is not None:
                 try:
                     why = await self._watch(spec, row, process)
