@@ -4,7 +4,8 @@ pytest-postgresql's process fixture cannot run the server as another user, and t
 as root, which ``postgres`` refuses; so this starts one with initdb/pg_ctl (as the ``postgres``
 user under root) on a free port of 127.0.0.1 with trust authentication, in a temporary folder, once
 per session: with pytest-xdist, once per worker, each a server of its own. Each test gets a database
-of its own (:func:`pg_url`).
+of its own (:func:`pg_url`); a test that stops the server starts one of its own
+(:func:`stoppable_postgres`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import subprocess
 import tempfile
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
@@ -41,37 +43,76 @@ def _binaries() -> Path:
 
 
 class PostgresError(RuntimeError):
-    """PostgreSQL could not be started here; the message says why."""
+    """PostgreSQL could not be started (or stopped) here; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class PostgresServer:
+    """A throwaway server that a test can stop and start again, on the same data folder and port:
+    the database going away under the workers, then coming back (tests/test_worker_failures.py)."""
+
+    bin_dir: Path
+    as_postgres: tuple[str, ...]  # runuser as postgres, under root
+    root: Path  # its data folder, its log and its Unix socket
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}"
+
+    def _pg_ctl(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*self.as_postgres, str(self.bin_dir / "pg_ctl"), "-D", str(self.root / "data"), *args],
+                              capture_output=True, text=True)
+
+    def start(self) -> None:
+        """Start it (and wait until it takes connections); PostgresError if it does not."""
+        options = f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        started = self._pg_ctl("-l", str(self.root / "server.log"), "-o", options, "-w", "-t", "60", "start")
+        if started.returncode != 0:
+            raise PostgresError(f"PostgreSQL did not start: {started.stdout}{started.stderr}")
+
+    def stop(self, mode: str = "immediate") -> None:
+        """Stop it (``immediate``: as a crash does, every session cut, nothing written out first)."""
+        stopped = self._pg_ctl("-m", mode, "-w", "stop")
+        if stopped.returncode != 0:
+            raise PostgresError(f"PostgreSQL did not stop: {stopped.stdout}{stopped.stderr}")
+
+
+@contextmanager
+def stoppable_postgres() -> Iterator[PostgresServer]:
+    """A throwaway server, running, that the caller may stop and start again; removed at the end."""
+    bin_dir = _binaries()
+    as_postgres = ("runuser", "-u", "postgres", "--") if os.geteuid() == 0 else ()
+    root = Path(tempfile.mkdtemp(prefix="mizerka-pg-"))
+    if as_postgres:
+        shutil.chown(root, "postgres", "postgres")
+    log = root / "server.log"
+    try:
+        subprocess.run([*as_postgres, str(bin_dir / "initdb"), "-D", str(root / "data"), "-A", "trust", "-U", "postgres",
+                        "--no-sync", "-E", "UTF8"], check=True, capture_output=True)
+        for tries_left in reversed(range(PORT_TRIES)):
+            server = PostgresServer(bin_dir, as_postgres, root, free_port())  # postgres cannot be given port 0
+            try:
+                server.start()
+                break
+            except PostgresError:  # a port another process took first is tried again
+                if not tries_left or "Address already in use" not in (log.read_text() if log.exists() else ""):
+                    raise
+                log.unlink()
+        try:
+            yield server
+        finally:
+            with suppress(PostgresError):  # stopped by the caller already
+                server.stop()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @contextmanager
 def postgres_server() -> Iterator[str]:
     """``postgresql://postgres@127.0.0.1:PORT``: a throwaway server (for the tests and the benchmarks)."""
-    bin_dir = _binaries()
-    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-    root = Path(tempfile.mkdtemp(prefix="mizerka-pg-"))
-    if as_postgres:
-        shutil.chown(root, "postgres", "postgres")
-    data, log = root / "data", root / "server.log"
-    subprocess.run([*as_postgres, str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
-                    "-E", "UTF8"], check=True, capture_output=True)
-    for _ in range(PORT_TRIES):
-        port = free_port()  # postgres cannot be given port 0: a port another process took first is tried again
-        options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-        started = subprocess.run([*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w",
-                                  "-t", "60", "start"], capture_output=True, text=True)
-        if started.returncode == 0 or "Address already in use" not in (log.read_text() if log.exists() else ""):
-            break
-        log.unlink()
-    if started.returncode != 0:
-        shutil.rmtree(root, ignore_errors=True)
-        raise PostgresError(f"PostgreSQL did not start: {started.stdout}{started.stderr}")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
-    finally:
-        subprocess.run([*as_postgres, str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"],
-                       capture_output=True)
-        shutil.rmtree(root, ignore_errors=True)
+    with stoppable_postgres() as server:
+        yield server.url
 
 
 def new_database(server: str) -> str:

@@ -32,7 +32,7 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from mizerka_engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play, ranks
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
@@ -347,7 +347,7 @@ def test_random_game_through_the_wire(preset, options):
     assert [list(r.points) for r in results] == [list(r.points) for r in game.results]
     assert [(r.contract, r.major) for r in results] == [(r.label, r.major) for r in game.results]
     assert [W.result_from_proto(r, rules) for r in results] == game.results
-    assert P.ranks([3, 5, 3]) == [2, 1, 2] and P.ranks([0, 0, 0]) == [1, 1, 1]
+    assert ranks([3, 5, 3]) == [2, 1, 2] and ranks([0, 0, 0]) == [1, 1, 1]
 
     # A finished match discloses everything: one record per deal, rebuilding hands, talon, tricks.
     records = W.deal_records_from_events(project_events(game, FULL))

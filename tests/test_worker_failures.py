@@ -1,18 +1,21 @@
 """Workers on a real PostgreSQL server (tests/pg.py) when something stops or fails: the database
-out of reach when a worker starts, SIGINT to a worker and to `league run` (docs/scale-out.md, When
-something fails), the hand-back's metrics (docs/metrics.md), and a bot's crashes counted across
-workers.
+out of reach when a worker starts, the database going down mid-play and coming back, SIGINT to a
+worker and to `league run` (docs/scale-out.md, When something fails), the hand-back's metrics
+(docs/metrics.md), and a bot's crashes counted across workers.
 
 The bots are tests/bots/protobot.py in the league's sandbox. A worker started with
 LC_PROTOBOT_MODE=hang has bots that never answer (the league's clock is long): its games stay in
 flight for as long as the test needs, and only the worker the test starts next, with bots that
-play, finishes them. Nothing here waits on a wall-clock time: every step waits for an event in a
+play, finishes them; bots started as hang-once hang the first time they run, and play once their
+worker starts them again. Nothing here waits on a wall-clock time: every step waits for an event in a
 log, a row in the database or a process's end (the deadlines only turn a hang into a failure).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -23,14 +26,14 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from test_crash_resume import NO_FAULTS, standings
+from test_crash_resume import NO_FAULTS, descendants, standings
 from test_worker_hosts import events, summary
 from test_workers import MIZERKA, Db, start_worker
 
 from tournaments.worker import HANDED_BACK
 
 from harness import ROOT, logged_port, need_sandbox, refused_port, scrape
-from pg import pg_server, pg_url  # noqa: F401 (fixtures)
+from pg import new_database, pg_server, pg_url, stoppable_postgres  # noqa: F401 (fixtures)
 
 PROTOBOT = [sys.executable, str(ROOT / "tests" / "bots" / "protobot.py")]
 HANG = {"LC_PROTOBOT_MODE": "hang"}  # this worker's bots never answer: its games stay in flight
@@ -192,3 +195,86 @@ def test_a_bot_crashing_once_on_each_of_two_workers_is_disabled_at_max_crashes_i
     got = {bot["name"]: bot for bot in standings(path)["bots"]}
     assert got["x"]["crashes"] == 2 and got["x"]["disabled"], got["x"]
     db.engine.dispose()
+
+
+def bot_processes(pid: int) -> list[int]:
+    """The protobot processes below ``pid`` (inside their sandboxes; not bwrap itself)."""
+    found = []
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):
+            args = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+            if args[0] == sys.executable.encode() and args[1].endswith(b"protobot.py"):
+                found.append(child)
+    return found
+
+
+@pytest.mark.timeout(600)
+def test_the_database_down_mid_play_past_the_lease_then_back_the_league_completes_with_each_game_counted_once(
+    tmp_path: Path,
+) -> None:
+    """The PostgreSQL server stops (as in a crash) while the worker plays two games, and stays down
+    past the lease: the worker says at once that the database cannot be reached, gives both games
+    up when their leases have expired, leaves the league and keeps looking; a bot killed meanwhile
+    is restarted, its exit not charged (the organiser's side is failing); `league run` says the
+    database cannot be reached and keeps following. The server comes back on the same port and
+    data: the worker retakes the two games and plays them again, and the third; the league
+    completes, each game with one result from one finished match, the lost matches aborted and
+    uncounted, no fault, crash or forfeit charged to a bot. The bots hang the first time they run
+    (hang-once): the two games stay in flight until the outage takes them, and the bots the worker
+    starts once the database is back play."""
+    need_sandbox()
+    with stoppable_postgres() as server:
+        url = new_database(server.url)
+        path = league_file(tmp_path, url, "outage", {"a": "hang-once", "b": "hang-once", "c": "hang-once"})
+        db = Db(url)
+        log, run_log = tmp_path / "w.log", tmp_path / "run.log"
+        with run_log.open("w") as out:
+            submitter = subprocess.Popen([MIZERKA, "league", "run", str(path)], stdout=out, stderr=subprocess.STDOUT,
+                                         text=True)
+        worker = start_worker(url, tmp_path / "w", "--slots", "2", "--lease-s", "3")
+        try:
+            playing = wait_for("the worker playing two games",
+                               lambda: sorted(now) if len(now := db.playing(worker.pid)) == 2 else [], [submitter, worker], [log])
+            me = said(log, "worker-start")[0]["worker"]
+            referee_log = tmp_path / "w" / "outage" / me / "logs" / "referee.log"
+            wait_for("the three bots connected", lambda: len(said(referee_log, "bot connected")) == 3, [submitter, worker], [log])
+            db.engine.dispose()  # the test's own sessions go with the server
+            server.stop()
+            os.kill(bot_processes(worker.pid)[0], signal.SIGKILL)
+            wait_for("the worker seeing the bot end", lambda: said(log, "bot-exit"), [submitter, worker], [log])
+            wait_for("the worker giving both games up", lambda: len(said(log, "lease-lost")) == 2, [submitter, worker], [log])
+            assert sorted(e["match"] for e in said(log, "lease-lost")) == playing, summary(log)
+            # out of the league (its referee and bots stopped), looking for one, the database still down
+            wait_for("the worker looking for a league", lambda: said(log, "database-unreachable", retrying="open_league"),
+                     [submitter, worker], [log])
+            wait_for("league run saying the database cannot be reached",
+                     lambda: "the database cannot be reached" in run_log.read_text(), [submitter, worker], [log])
+            server.start()
+            assert submitter.wait(timeout=300) == 0, run_log.read_text() + summary(log)
+            assert "standings after 3 games" in run_log.read_text(), run_log.read_text()
+            assert worker.poll() is None, summary(log)  # the outage did not end it: it looks for the next league
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(timeout=60) == 128 + signal.SIGTERM, summary(log)
+        finally:
+            stop_all(submitter, worker)
+        # said at the first failed heartbeat; the games given up a lease later, once
+        outage = [e["event"] for e in events(log) if e["event"] in ("database-unreachable", "database-lost", "lease-lost")]
+        assert outage[:3] == ["database-unreachable", "database-lost", "lease-lost"], summary(log)
+        assert said(log, "database-unreachable")[0]["retrying"] == "renew" and len(said(log, "database-lost")) == 1, summary(log)
+        assert all(not e["charged"] for e in said(log, "bot-exit")), summary(log)
+        assert sorted(e["game"] for e in said(log, "retaken", **{"from": me})) == sorted(
+            e["game"] for e in said(log, "lease-lost")), summary(log)
+        assert not said(log, "bot-crash") and not said(log, "league-error") and not said(log, "game-error"), summary(log)
+        assert "Traceback" not in log.read_text(), summary(log)
+        games = db.rows("select key, status, match_id, discarded from league_games order by position")
+        assert len(games) == 3 and all(g.status == "FINISHED" for g in games), games
+        counted = [g.match_id for g in games]
+        assert len(set(counted)) == 3 and not set(counted) & set(playing), games
+        assert sorted(m for g in games for m in g.discarded or []) == playing, games  # each lost match, once
+        matches = {r.id: r for r in db.rows("select m.id, m.status, count(g.game_index) as stored from matches m "
+                                            "left join games g on g.match_id = m.id group by m.id, m.status")}
+        assert {m for m, r in matches.items() if r.status == "FINISHED"} == set(counted), matches  # no game played out twice
+        assert all(matches[m].stored == 1 for m in counted) and all(matches[m].status == "ABORTED" for m in playing), matches
+        for bot in standings(path)["bots"]:
+            assert bot["faults"] == NO_FAULTS and bot["crashes"] == 0 and not bot["disabled"], bot
+        db.engine.dispose()

@@ -35,15 +35,6 @@ import sqlalchemy as sa
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError, matches
 from tournaments.store import LeagueStore, league_games, leagues, workers
 
-# What a database out of reach raises (refused, timed out, a link that died under a query).
-DB_ERRORS = (sa.exc.OperationalError, sa.exc.InterfaceError)
-
-
-def db_error_text(error: BaseException) -> str:
-    """The driver's first line about a database error, for logs (never empty)."""
-    text = str(getattr(error, "orig", None) or error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
-
 
 class LeagueState(StrEnum):
     """``leagues.state``: who plays the league's games (NULL: one runner on its own host)."""

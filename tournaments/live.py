@@ -165,6 +165,10 @@ class Reporter:
         self._say(f"[yellow]bot {shown(d['bot'])}: {shown(d['error'])} (the host's, not the bot's: trying again, "
                   f"{d['failures']} in a row)[/]")
 
+    def on_bot_exit(self, d: dict[str, Any]) -> None:
+        self._say(f"[yellow]bot {shown(d['bot'])} {shown(d['reason'])} while the database cannot be reached; restarting, "
+                  "not counted as a crash[/]")
+
     def on_bot_disabled(self, d: dict[str, Any]) -> None:
         self._say(f"[bold red]bot {shown(d['bot'])} {shown(d['reason'])}[/]")
         if not d.get("never_connected"):

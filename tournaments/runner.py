@@ -49,7 +49,7 @@ from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, wri
 from tournaments.schedule import batches, deal_groups, match_group, schedule
 from tournaments.sequential import Separation
 from tournaments.stats import Standings
-from tournaments.store import LeagueStore
+from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
 
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)
@@ -212,6 +212,7 @@ class LeagueRunner:
         row = self.bots[spec.name]
         log = league.data / "logs" / f"{spec.name}.log"
         host_failures = 0  # in a row: the host could not set the bot's sandbox up
+        uncharged = 0  # exits while the database was out of reach
         while not row["disabled"]:
             if self.referee is not None:
                 await self.referee.up.wait()
@@ -234,18 +235,35 @@ class LeagueRunner:
                     why = await self._watch(spec, row, process)
                 finally:
                     await process.stop()
-            crashes = self.store.count_crash(league.name, spec.name)
+            try:
+                crashes, disabled = await trio.to_thread.run_sync(self._charge_crash, spec.name, why)
+            except DB_ERRORS as e:
+                # the organiser's side is failing (the referee cannot check a connecting bot's token
+                # either, and ends its stream): the exit is not charged to the bot
+                uncharged += 1
+                self.report("bot-exit", {"bot": spec.name, "reason": why, "charged": False, "error": db_error_text(e)})
+                await trio.sleep(RESTART.delay(uncharged))
+                continue
             row["crashes"] = crashes
-            if crashes >= league.max_crashes:
-                reason = f"disabled after {counted(crashes, 'crash', 'crashes')} (last: {why}); its remaining games are forfeits"
-                self.store.disable_league_bot(league.name, spec.name, reason)
-                row["disabled"] = reason
+            if disabled is not None:
+                row["disabled"] = disabled
                 never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which
-                self.report("bot-disabled", {"bot": spec.name, "reason": reason, "last": why, "never_connected": never,
+                self.report("bot-disabled", {"bot": spec.name, "reason": disabled, "last": why, "never_connected": never,
                                              "log": str(log), "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
                 return
             self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
             await trio.sleep(RESTART.delay(crashes))
+
+    def _charge_crash(self, name: str, why: str) -> tuple[int, str | None]:
+        """Count a crash of bot ``name`` (the database's count: every runner and worker of the league
+        together) and disable the bot at ``max_crashes``; returns the count and, once disabled, why.
+        Blocks on the database: call it in a thread."""
+        crashes = self.store.count_crash(self.league.name, name)
+        if crashes < self.league.max_crashes:
+            return crashes, None
+        reason = f"disabled after {counted(crashes, 'crash', 'crashes')} (last: {why}); its remaining games are forfeits"
+        self.store.disable_league_bot(self.league.name, name, reason)
+        return crashes, reason
 
     async def _watch(self, spec: BotSpec, row: dict[str, Any], process: Child) -> str:
         """Wait for the process to connect (startup deadline), then for it to exit; returns why it ended."""

@@ -20,12 +20,12 @@ import trio
 from server.store import StoreError
 from tournaments.config import League
 from tournaments.league_standings import load_results, settled
-from tournaments.leases import DB_ERRORS, LeagueState, close, db_error_text, in_flight, progress, submit
+from tournaments.leases import LeagueState, close, in_flight, progress, submit
 from tournaments.local_referee import Report
 from tournaments.runner import fingerprint, name_variants, settled_event
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
-from tournaments.store import LeagueStore
+from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
 
 
 def prepare(store: LeagueStore, league: League, fresh: bool) -> str:

@@ -42,12 +42,12 @@ from tournaments.arena_client import ArenaClient
 from tournaments.bot_commands import check_commands
 from tournaments.bwrap import check_league
 from tournaments.config import League, LeagueError, parse_league
-from tournaments.leases import DB_ERRORS, Claim, Lease, Leases, Submitted, db_error_text, new_worker_id
+from tournaments.leases import Claim, Lease, Leases, Submitted, new_worker_id
 from tournaments.local_referee import LocalReferee, Report
 from tournaments.runner import LeagueRunner, Stop
 from tournaments.sandbox import SandboxError
 from tournaments.schedule import match_group
-from tournaments.store import LeagueStore
+from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
 
 SKIP_S = 60.0  # a league this host cannot play is looked at again after this long
 HANDED_BACK = "the worker playing this game is stopping; another worker plays it again"
@@ -320,20 +320,23 @@ class Worker:
         game; when the database cannot be reached for a whole lease, every game stops (their
         leases have expired by then: other workers may be playing them)."""
         every = self.settings.lease_s / 3
-        last = trio.current_time()
+        last = trio.current_time()  # of the last renewal that succeeded
+        unreachable = False  # since then, said so
         while True:
             await trio.sleep(every)
             try:
                 with trio.fail_after(max(every, 1.0)):
                     lost = await trio.to_thread.run_sync(leases.renew, list(ledger.held.values()), abandon_on_cancel=True)
             except Exception as e:  # noqa: BLE001 (a timeout, or any failure of the database or its driver)
-                if trio.current_time() - last > self.settings.lease_s:
-                    lost = list(ledger.held.values())
-                    self.report("database-lost", {"error": db_error_text(e)})
-                else:
+                if not unreachable:  # at once, not only once the leases are given up
+                    unreachable = True
+                    self.report("database-unreachable", {"error": db_error_text(e), "retrying": "renew"})
+                if trio.current_time() - last <= self.settings.lease_s or not ledger.held:
                     continue
+                lost = list(ledger.held.values())
+                self.report("database-lost", {"error": db_error_text(e)})
             else:
-                last = trio.current_time()
+                last, unreachable = trio.current_time(), False
             for lease in lost:
                 if ledger.held.get(lease.key) != lease:  # its game ended while the renewal ran: not lost
                     continue

@@ -10,9 +10,11 @@ Usage: protobot.py MODE  (server and token from MIZERKA_SERVER / MIZERKA_TOKEN)
   die:N         exit abruptly (no goodbye) on the N-th decision
   crash-once    exit with status 3 before connecting the first time it runs with this HOME (in a
                 league's sandbox: one scratch folder per bot and runner or worker), then play
+  hang-once     hang the first time it runs with this HOME (the same scratch folder), then play
 It plays until the stream ends or MIZERKA_GAMES games are over. LC_PROTOBOT_MODE, where set,
-replaces MODE (after crash-once's exit): a worker's environment reaches its bots only through the
-allowlist, LC_* included, so a test can make the bots of one worker behave unlike another's.
+replaces MODE (after crash-once's exit, hang-once's mark): a worker's environment reaches its bots
+only through the allowlist, LC_* included, so a test can make the bots of one worker behave unlike
+another's.
 """
 
 from __future__ import annotations
@@ -56,6 +58,10 @@ def main() -> None:
             marker.touch()
             os._exit(3)
         given = "play"
+    elif given == "hang-once":
+        marker = Path(os.environ["HOME"]) / "protobot-hung-once"
+        given = "play" if marker.exists() else "hang"
+        marker.touch()
     mode, _, arg = os.environ.get("LC_PROTOBOT_MODE", given).partition(":")
     games_left = int(os.environ.get("MIZERKA_GAMES", "0")) or None
     outbox: queue.Queue[referee_pb2.BotMessage | None] = queue.Queue()
