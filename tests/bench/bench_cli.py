@@ -4,9 +4,9 @@ the same run, the commands interleaved round by round so load on the machine fal
 
 A benchmark, not a timed test (tests/test_cli_startup.py checks what the commands import). Goals:
 ``mizerka --help`` within 2x of the bare typer import, no listed command over 3x (the medians).
-Two more references show what is not ours: a typer command with one option (typer coerces
-options through pydantic: every command with options pays it) and ``import sqlalchemy`` (what
-``match list`` reads the store with).
+Two more references show what is not ours: a typer command with one option (what parsing and
+running a command costs before any code of ours) and ``import sqlalchemy`` (what ``match list``
+reads the store with).
 
 Every command runs with its bytecode cached, as an installed program's is (pip compiles
 site-packages; a source checkout's __pycache__ is written on the first run): the commands write it
