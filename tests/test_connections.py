@@ -293,8 +293,14 @@ def test_grpc_connections_without_a_call_are_closed_but_a_bot_waiting_on_its_str
         states: list[grpc.ChannelConnectivity] = []
         idle.subscribe(states.append)
         health_pb2_grpc.HealthStub(idle).Check(health_pb2.HealthCheckRequest(), timeout=10)
-        wait_for(lambda: states[-1] == grpc.ChannelConnectivity.IDLE, "the referee closed a connection without a call",
-                 CLOSED_WITHIN_S)
+        # the callbacks come on gRPC's own thread, from the channel's first state (IDLE) on: wait for a
+        # READY (the call's connection) followed by IDLE (closed under it), not just any IDLE
+        ready, idle_state = grpc.ChannelConnectivity.READY, grpc.ChannelConnectivity.IDLE
+
+        def closed_after_the_call() -> bool:
+            seen = list(states)
+            return ready in seen and idle_state in seen[seen.index(ready):]
+        wait_for(closed_after_the_call, "the referee closed a connection without a call", CLOSED_WITHIN_S)
         idle.close()
         assert waiting.status is None  # open longer than the idle timeout: a stream is a call
         match_id = admin.create("mizerka-short", [bot_id, *seat_bots(ref, ["play"] * 2, "other")])
