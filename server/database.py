@@ -64,6 +64,16 @@ def database_url(path_or_url: str | Path) -> str:
     return text
 
 
+# What a database out of reach raises (refused, timed out, a link that died under a query).
+DB_ERRORS = (sa.exc.OperationalError, sa.exc.InterfaceError)
+
+
+def db_error_text(error: BaseException) -> str:
+    """The driver's first line about a database error, for logs (never empty)."""
+    text = str(getattr(error, "orig", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 def describe(url: sa.URL) -> str:
     """Where a database is, for messages: never its password (one may be in the URL)."""
     if url.get_backend_name() == "sqlite":

@@ -35,6 +35,7 @@ import grpc
 import structlog
 
 from mizerka_proto import referee_pb2
+from server.database import DB_ERRORS, db_error_text
 from server.logs import RateLimitedLog, peer_host
 from server.pacing import Pacer
 from server.referee.session import NOT_EXPECTED, STALE_TURN, Disconnected
@@ -393,8 +394,14 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
         if problem is not None:
             await _refuse(lobby, context, grpc.StatusCode.INVALID_ARGUMENT, problem, "stream refused: a bad Hello",
                           field=field, length=len(value), start=printable(value, LOGGED_PREFIX))
-    bot = (store.known_bot_by_token(hello.token) or await asyncio.to_thread(store.bot_by_token, hello.token)
-           if hello.token else None)
+    try:
+        bot = (store.known_bot_by_token(hello.token) or await asyncio.to_thread(store.bot_by_token, hello.token)
+               if hello.token else None)
+    except DB_ERRORS as e:  # the organiser's failure: the bot hears only that, never where the database is
+        bot = None
+        await _refuse(lobby, context, grpc.StatusCode.UNAVAILABLE,
+                      "the arena cannot check bot tokens just now (its database is out of reach): connect again later",
+                      "stream refused: the database is out of reach", error=db_error_text(e), hello_name=hello.name)
     if bot is None:
         await _refuse(lobby, context, grpc.StatusCode.UNAUTHENTICATED,
                       "unknown bot token: register the bot with Arena.RegisterBot and send its token in Hello",

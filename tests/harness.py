@@ -42,7 +42,7 @@ def need_sandbox() -> None:
 @dataclass
 class Referee:
     address: str
-    db: Path
+    db: Path | str
     process: subprocess.Popen[str]
     log_path: Path
     procs: list[subprocess.Popen[str]] = field(default_factory=list)
@@ -78,8 +78,10 @@ class Referee:
 
 
 @contextmanager
-def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None, db: Path | None = None) -> Iterator[Referee]:
-    """`mizerka serve` on a free loopback port with a fresh SQLite file (or ``db``); stopped with SIGTERM.
+def referee(tmp: Path, *args: str, preexec: Callable[[], None] | None = None,
+            db: Path | str | None = None) -> Iterator[Referee]:
+    """`mizerka serve` on a free loopback port with a fresh SQLite file (or ``db``: a file or a database URL);
+    stopped with SIGTERM.
     ``preexec`` runs in the child before it starts (e.g. to lower its resource limits)."""
     ready = tmp / "ready"
     log_path = tmp / "referee.log"

@@ -24,15 +24,17 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
 import sqlalchemy as sa
 from test_crash_resume import NO_FAULTS, descendants, standings
+from test_hostile_streams import Stream
 from test_worker_hosts import events, summary
 from test_workers import MIZERKA, Db, start_worker
 
 from tournaments.worker import HANDED_BACK
 
-from harness import ROOT, logged_port, need_sandbox, refused_port, scrape
+from harness import ROOT, logged_port, need_sandbox, referee, refused_port, scrape
 from pg import new_database, pg_server, pg_url, stoppable_postgres  # noqa: F401 (fixtures)
 
 PROTOBOT = [sys.executable, str(ROOT / "tests" / "bots" / "protobot.py")]
@@ -278,3 +280,29 @@ def test_the_database_down_mid_play_past_the_lease_then_back_the_league_complete
         for bot in standings(path)["bots"]:
             assert bot["faults"] == NO_FAULTS and bot["crashes"] == 0 and not bot["disabled"], bot
         db.engine.dispose()
+
+
+def test_a_bot_connecting_while_the_referees_database_is_down_hears_it_is_unavailable_and_not_where_it_is(
+        tmp_path: Path) -> None:
+    """A Hello whose token the referee has not seen yet needs the database. While PostgreSQL is down the
+    stream ends UNAVAILABLE, saying to connect again later; the driver's text (the server's address and
+    port) stays in the referee's log, out of the bot's reach. Back up, the same token is let in."""
+    with stoppable_postgres() as server:
+        url = new_database(server.url)
+        with referee(tmp_path, db=url) as ref:
+            _, token = ref.arena().register("early")
+            server.stop()
+            try:
+                # the referee cached the bot it registered itself: a token registered elsewhere is not
+                stranger = Stream(ref.address, "a-token-this-referee-never-saw")
+                code, details = stranger.ended()
+                assert code == grpc.StatusCode.UNAVAILABLE, (code, details)
+                assert "database is out of reach" in details and "connect again later" in details
+                assert str(server.port) not in details and "127.0.0.1" not in details and "psycopg" not in details
+                logged = [line for line in ref.log_lines() if line["event"] == "stream refused: the database is out of reach"]
+                assert logged and str(server.port) in logged[0]["error"], logged
+            finally:
+                server.start()
+            assert Stream(ref.address, token).until("welcome").name == "early"
+            unknown = Stream(ref.address, "a-token-this-referee-never-saw")
+            assert unknown.ended()[0] == grpc.StatusCode.UNAUTHENTICATED

@@ -35,6 +35,7 @@ import trio
 from mizerka.connection import ENV_TLS_CERT, ENV_TLS_KEY, Connection
 from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
+from server.database import DB_ERRORS, db_error_text
 from server.private_files import private_dir
 from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
@@ -49,7 +50,7 @@ from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, wri
 from tournaments.schedule import batches, deal_groups, match_group, schedule
 from tournaments.sequential import Separation
 from tournaments.stats import Standings
-from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
+from tournaments.store import LeagueStore
 
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)

@@ -24,16 +24,6 @@ import sqlalchemy as sa
 
 from server.store import FINISHED, PENDING, RUNNING, Store, StoreError
 
-# What a database out of reach raises (refused, timed out, a link that died under a query).
-DB_ERRORS = (sa.exc.OperationalError, sa.exc.InterfaceError)
-
-
-def db_error_text(error: BaseException) -> str:
-    """The driver's first line about a database error, for logs (never empty)."""
-    text = str(getattr(error, "orig", None) or error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
-
-
 metadata = sa.MetaData()
 
 leagues = sa.Table(

@@ -17,6 +17,7 @@ import secrets
 
 import trio
 
+from server.database import DB_ERRORS, db_error_text
 from server.store import StoreError
 from tournaments.config import League
 from tournaments.league_standings import load_results, settled
@@ -25,7 +26,7 @@ from tournaments.local_referee import Report
 from tournaments.runner import fingerprint, name_variants, settled_event
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
-from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
+from tournaments.store import LeagueStore
 
 
 def prepare(store: LeagueStore, league: League, fresh: bool) -> str:

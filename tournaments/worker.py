@@ -36,6 +36,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.registry import Collector
 
 from mizerka.runtime import Backoff
+from server.database import DB_ERRORS, db_error_text
 from server.private_files import private_dir
 from server.store import StoreError
 from tournaments.arena_client import ArenaClient
@@ -47,7 +48,7 @@ from tournaments.local_referee import LocalReferee, Report
 from tournaments.runner import LeagueRunner, Stop
 from tournaments.sandbox import SandboxError
 from tournaments.schedule import match_group
-from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
+from tournaments.store import LeagueStore
 
 SKIP_S = 60.0  # a league this host cannot play is looked at again after this long
 HANDED_BACK = "the worker playing this game is stopping; another worker plays it again"
