@@ -676,12 +676,14 @@ def user_namespace_of_our_own() -> Iterator[UserNamespace]:
 def test_a_host_that_cannot_make_a_user_namespace_for_a_while_costs_the_bots_nothing(tmp_path: Path) -> None:
     """A busy host runs out of user namespaces (the per-user count; a namespace is freed some time
     after its sandbox ends): a bot whose sandbox cannot be made is started again once it can, the
-    kernel's reason said, and no crash or fault is charged to it."""
+    kernel's reason said, and no crash or fault is charged to it. The host stays short for longer than
+    seat_timeout_s: the games wait for the bot at the runner, not at the referee, which would forfeit
+    its seats."""
     need_sandbox()
     if os.geteuid() != 0:
         missing("a user namespace with the ids 0 to 65535 of its own needs root (CI runs as root)")
     lines = ['name = "ns"', 'preset = "mizerka-short"', 'seed = "busy-host"', f'data = "{tmp_path / "data"}"',
-             "games_per_table = 1", "max_crashes = 1", "[options]", "deals = 3"]
+             "games_per_table = 1", "max_crashes = 1", "seat_timeout_s = 2", "[options]", "deals = 3"]
     for name, seed in (("a", 1), ("b", 2), ("c", 3)):
         lines += ["[[bots]]", f'name = "{name}"', f'command = ["mizerka-bot", "random", "--seed", "{seed}"]']
     path = tmp_path / "ns.toml"
@@ -692,7 +694,8 @@ def test_a_host_that_cannot_make_a_user_namespace_for_a_while_costs_the_bots_not
         with subprocess.Popen([*namespace.enter, MIZERKA, "league", "run", str(path)], stdout=out, stderr=subprocess.STDOUT,
                               text=True) as league:
             deadline = time.monotonic() + 120  # a bound only a hang reaches
-            while "not the bot's: trying again" not in " ".join(output.read_text().split()):  # as rich wraps it
+            # five failures in a row: at least 0.2 + 0.4 + 0.8 + 1.6 s of backoff, past seat_timeout_s
+            while "trying again, 5 in a row" not in " ".join(output.read_text().split()):  # as rich wraps it
                 assert league.poll() is None and time.monotonic() < deadline, output.read_text()
                 time.sleep(0.05)
             namespace.allow(1000)

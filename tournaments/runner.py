@@ -141,6 +141,14 @@ class LeagueRunner:
         self.referee = referee
         self.bots: dict[str, dict[str, Any]] = {}
         self.connected: set[str] = set()  # bots a process of which has connected in this run
+        # Set while a bot can take its seats: it has connected once in this run (or is remote, or
+        # disabled: its seats are forfeits). Unset while the host cannot make its sandbox (HostError):
+        # a game waits for it here, not at the referee, which would forfeit the seat after
+        # seat_timeout_s for the host's failure.
+        self.seatable: dict[str, trio.Event] = {spec.name: trio.Event() for spec in league.bots}
+        for spec in league.bots:
+            if spec.remote:
+                self.seatable[spec.name].set()
         self.parallel = slots or league.concurrency  # games at once: each bot process holds a stream per game
         self.limiter = trio.CapacityLimiter(self.parallel)
         # each game waits for its match in a thread of its own, never taking one of trio's default
@@ -209,9 +217,13 @@ class LeagueRunner:
 
     async def supervise(self, spec: BotSpec) -> None:
         """Keep one bot process running; disable the bot after ``max_crashes`` crashes."""
+        try:
+            await self._supervise(spec, self.bots[spec.name], self.league.data / "logs" / f"{spec.name}.log")
+        finally:  # disabled (its seats are forfeits) or the run is ending: no game waits for it
+            self.seatable[spec.name].set()
+
+    async def _supervise(self, spec: BotSpec, row: dict[str, Any], log: Path) -> None:
         league = self.league
-        row = self.bots[spec.name]
-        log = league.data / "logs" / f"{spec.name}.log"
         host_failures = 0  # in a row: the host could not set the bot's sandbox up
         uncharged = 0  # exits while the database was out of reach
         while not row["disabled"]:
@@ -224,6 +236,8 @@ class LeagueRunner:
             try:
                 process: Child | None = self.sandbox.start(spec, env, log)
             except HostError as e:  # the host's failure, not the bot's: tried again, never counted as its crash
+                if self.seatable[spec.name].is_set():  # games not yet made wait until it connects again
+                    self.seatable[spec.name] = trio.Event()
                 host_failures += 1
                 self.report("sandbox-retry", {"bot": spec.name, "error": str(e), "failures": host_failures})
                 await trio.sleep(RESTART.delay(host_failures))
@@ -277,6 +291,7 @@ class LeagueRunner:
         if startup.cancelled_caught:
             return f"did not connect within {timeout:g} s"
         self.connected.add(spec.name)
+        self.seatable[spec.name].set()
         await process.wait()
         return self.sandbox.exit_reason(spec, process)
 
@@ -292,6 +307,8 @@ class LeagueRunner:
         async with self.limiter:
             seats_by_name = list(row["seats"])
             while True:
+                for name in seats_by_name:
+                    await self.seatable[name].wait()
                 forfeits = [s for s, name in enumerate(seats_by_name) if self.bots[name]["disabled"]]
                 seats = [self.bots[name]["bot_id"] for name in seats_by_name]
                 match_id = await self._call(
