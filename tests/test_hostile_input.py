@@ -314,7 +314,7 @@ for _ in range(300):
 
 @MEMORY
 @pytest.mark.parametrize(("program", "why"), [
-    (FLOOD, f"left more than {UNREAD_LIMIT} bytes of its input unread"),
+    (FLOOD, f"left more than {UNREAD_LIMIT} bytes of its input unread, the stdio protocol's limit"),
     (LONG_LINE, f"wrote a line longer than {LINE_LIMIT} bytes, the stdio protocol's limit"),
 ], ids=["flood", "long-line"])
 def test_a_program_that_floods_the_bridge_is_stopped_with_bounded_memory(tmp_path: Path, program: str, why: str) -> None:

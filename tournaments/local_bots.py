@@ -11,24 +11,24 @@ They live on top of the server and the SDK because they join the two.
 
 from __future__ import annotations
 
-import contextlib
-import queue
+import asyncio
 import shlex
-import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
-from typing import IO, Any, NoReturn
+from collections.abc import Coroutine, Sequence
+from typing import Any, NoReturn, TypeVar
 
 from mizerka.bot import Bot
 from mizerka.bots import BOTS
+from mizerka.errors import MizerkaError
 from mizerka.session import BotSession
-from mizerka.stdio.codec import dump_line, hello_line
-from mizerka.stdio.program import LINES_QUEUED, READ_CHUNK, UNREAD_LIMIT, LineReader, LineTooLong, program_env
+from mizerka.stdio.program import Program, program_env
 from mizerka.stdio.translate import Line, Translator
 from mizerka_proto import referee_pb2
 from server.referee.session import Disconnected
+
+T = TypeVar("T")
 
 
 class SdkSeat:
@@ -57,8 +57,8 @@ class SdkSeat:
 
 
 class ProgramFault(Exception):
-    """A stdio program broke one of the protocol's limits (docs/stdio-protocol.md, "Limits"): it is
-    stopped and the command ends, naming the bot."""
+    """A stdio program could not be started, or broke one of the protocol's limits
+    (docs/stdio-protocol.md, "Limits"): it is stopped and the command ends, naming the bot."""
 
 
 class StdioSeat:
@@ -69,9 +69,10 @@ class StdioSeat:
     decisions is judged against the next one, the same whatever the threads' timing, so offline
     games stay reproducible. No answer within ``timeout_s`` is a timeout; a program that exits is gone.
 
-    It holds what the bridge holds (:mod:`mizerka.stdio.program`'s limits, its :class:`LineReader`):
-    lines of at most LINE_LIMIT bytes, LINES_QUEUED lines read ahead (the program's writes then
-    block), UNREAD_LIMIT bytes it has not read; a program past a limit raises :class:`ProgramFault`."""
+    The child process is the bridge's own :class:`~mizerka.stdio.program.Program`, with its limits
+    (lines of at most LINE_LIMIT bytes, LINES_QUEUED lines read ahead, UNREAD_LIMIT bytes unread), run
+    on an event loop of the seat's own in a thread: the offline referee calling it is synchronous. A
+    program past a limit raises :class:`ProgramFault`."""
 
     live_events = False
 
@@ -81,89 +82,58 @@ class StdioSeat:
         self.command = list(command)
         self.label = label or " ".join(command)
         self.timeout_s = timeout_s
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: queue.Queue[bytes | LineTooLong | None] = queue.Queue(LINES_QUEUED)
-        self.outbox: queue.Queue[bytes | None] = queue.Queue()  # bounded by unread (bytes)
-        self.unread = 0
-        self.lock = threading.Lock()  # unread, between this thread and the writer's
-        self.threads: list[threading.Thread] = []
-        self.closing = False
+        self.program: Program | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread: threading.Thread | None = None
         self.translator = Translator()
 
+    def _run(self, work: Coroutine[Any, Any, T]) -> T:
+        """``work`` on the seat's loop, waited for here."""
+        assert self.loop is not None
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result()
+
     def _spawn(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name=f"stdio-seat {self.label}", daemon=True)
+        self.thread.start()
+        self.program = Program(self.command, 0, program_env(), None)
         try:
-            self.proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=program_env())
-        except OSError as e:
-            raise OSError(f"cannot start the program {self.command[0]!r}: {e}") from None
-        self.closing = False
-        self.threads = [threading.Thread(target=self._read, args=(self.proc.stdout,), daemon=True),
-                        threading.Thread(target=self._pour, args=(self.proc.stdin,), daemon=True)]
-        for thread in self.threads:
-            thread.start()
-        self._write(hello_line(0, 1))
-
-    def _read(self, stdout: IO[bytes]) -> None:
-        reader = LineReader()
-        try:
-            while chunk := stdout.read1(READ_CHUNK):  # type: ignore[attr-defined]
-                for line in reader.feed(chunk):
-                    if self.closing:  # what is left goes nowhere: stop at once
-                        return
-                    self.lines.put(line)
-            if rest := reader.end():
-                self.lines.put(rest)
-        except LineTooLong as e:
-            self.lines.put(e)
-        except (OSError, ValueError):
-            pass
-        finally:
-            self.lines.put(None)
-
-    def _pour(self, stdin: IO[bytes]) -> None:
-        """The writer thread: what the seat sends, in order, however slowly the program reads it."""
-        try:
-            while (data := self.outbox.get()) is not None:
-                stdin.write(data)
-                stdin.flush()
-                with self.lock:
-                    self.unread -= len(data)
-            stdin.close()
-        except (OSError, ValueError):
-            pass
-
-    def _write(self, line: Line) -> None:
-        if self.proc is None:
-            return
-        data = dump_line(line).encode()
-        with self.lock:
-            self.unread += len(data)
-            over = self.unread > UNREAD_LIMIT
-        if over:
-            self._fault(f"left more than {UNREAD_LIMIT} bytes of its input unread, the stdio protocol's limit")
-        self.outbox.put(data)
+            self._run(self.program.start(1))
+        except MizerkaError as e:  # no such program, not executable
+            self.close()
+            raise ProgramFault(f"bot {self.label!r}: {e}") from None
 
     def _fault(self, why: str) -> NoReturn:
-        if self.proc is not None:
-            self.proc.kill()
         raise ProgramFault(f"bot {self.label!r} {why}: stopped")
 
+    def _write(self, line: Line) -> None:
+        program = self.program
+        if program is None:
+            return
+        self._run(_send(program, line))
+        if program.fault is not None:
+            self._fault(program.fault)
+
     def send(self, message: referee_pb2.RefereeMessage) -> None:
-        if message.WhichOneof("message") == "game_start" and self.proc is None:
+        if message.WhichOneof("message") == "game_start" and self.program is None:
             self._spawn()
         for line in self.translator.to_program(message):
             self._write(line)
 
     def receive(self) -> referee_pb2.BotMessage | None:
+        program = self.program
+        if program is None:  # never started: nothing to answer
+            return None
         deadline = time.monotonic() + self.timeout_s
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
+                line = self._run(_next_line(program, max(0.0, deadline - time.monotonic())))
+            except TimeoutError:
                 return None
             if line is None:
+                if program.fault is not None:
+                    self._fault(program.fault)
                 raise Disconnected()
-            if isinstance(line, LineTooLong):
-                self._fault(str(line))
             reply = self.translator.from_program(line)
             if reply.line is not None:
                 self._write(reply.line)
@@ -171,23 +141,25 @@ class StdioSeat:
                 return referee_pb2.BotMessage(action=reply.action)
 
     def close(self) -> None:
-        proc = self.proc
-        if proc is None:
+        loop, program = self.loop, self.program
+        if loop is None:
             return
-        self.outbox.put(None)  # the writer closes its stdin: the signal to exit
-        try:
-            proc.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        self.closing = True
-        while any(thread.is_alive() for thread in self.threads):  # a reader waiting for room
-            with contextlib.suppress(queue.Empty):
-                while True:
-                    self.lines.get_nowait()
-            for thread in self.threads:
-                thread.join(0.01)
-        self.proc = None
+        if program is not None:
+            self._run(program.stop())
+        loop.call_soon_threadsafe(loop.stop)
+        assert self.thread is not None
+        self.thread.join()
+        loop.close()
+        self.loop = self.program = self.thread = None
+
+
+async def _send(program: Program, line: Line) -> None:
+    program.send(line)
+
+
+async def _next_line(program: Program, timeout_s: float) -> bytes | None:
+    async with asyncio.timeout(timeout_s):
+        return await program.lines.get()
 
 
 class BotSpecError(ValueError):

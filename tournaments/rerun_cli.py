@@ -87,7 +87,7 @@ def rerun_command(
     names = [f"{s}:{_short(label)}" for s, label in enumerate(labels)]
     try:
         result = play(g.rules, g.seed, drivers, names, g.clock, match_id=f"rerun:{g.match}", game_index=g.game)
-    except (OSError, ProgramFault) as e:  # no such program, or one that broke the protocol's limits
+    except ProgramFault as e:  # no such program, or one that broke the protocol's limits
         raise usage_error(str(e)) from None
     finally:
         for driver in drivers:

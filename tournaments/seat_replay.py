@@ -135,7 +135,7 @@ def refeed_seat(g: GameLog, seat: int, bot: str, answer_timeout: float) -> None:
         raise usage_error(str(e)) from None
     try:
         report = refeed(g, seat, driver, on_difference=lambda d: print(d, flush=True))
-    except (OSError, ProgramFault) as e:  # no such program, or one that broke the protocol's limits
+    except ProgramFault as e:  # no such program, or one that broke the protocol's limits
         raise usage_error(str(e)) from None
     except Divergence as e:  # verified before; a second run cannot differ
         print(f"not verified: {e}")

@@ -109,6 +109,7 @@ class Program:
         self.unread = 0
         self.tasks: list[asyncio.Task[None]] = []
         self.gone = asyncio.Event()
+        self.fault: str | None = None  # how it broke the protocol's limits, once it did
 
     async def start(self, streams: int) -> None:
         try:
@@ -132,7 +133,7 @@ class Program:
         text = dump_line(obj)
         self.unread += len(text)
         if self.unread > UNREAD_LIMIT:
-            self.cut_off(f"left more than {UNREAD_LIMIT} bytes of its input unread")
+            self.cut_off(f"left more than {UNREAD_LIMIT} bytes of its input unread, the stdio protocol's limit")
             return
         self.outbox.put_nowait(text)
 
@@ -141,6 +142,7 @@ class Program:
         if it had exited, and the bridge starts it again as after an exit."""
         if self.gone.is_set():
             return
+        self.fault = why
         log.warning("stream %d: the program %s: stopped", self.index, why)
         self._kill()
 
@@ -212,3 +214,13 @@ class Program:
         for t in self.tasks:
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self._drain(grace_s)
+
+    async def _drain(self, wait_s: float) -> None:
+        """Read what is left of its stdout, to the end: the pipe closes only then (a reader that
+        waited on a full queue left it paused and open, to fail once its event loop is closed)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            async with asyncio.timeout(wait_s):  # a child of its own may hold the pipe open
+                while await self.proc.stdout.read(READ_CHUNK):
+                    pass
