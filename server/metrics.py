@@ -87,7 +87,7 @@ class RefereeTally:
 
 
 class Referee(Protocol):
-    """What the collector reads of a referee (:class:`server.service.Arena`)."""
+    """What the collector reads of a referee (:class:`server.arena.Arena`)."""
 
     tally: RefereeTally
 

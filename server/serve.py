@@ -12,11 +12,12 @@ from pathlib import Path
 import structlog
 from grpc_health.v1.health import aio as health_aio
 
+from server.arena import Arena
 from server.collector import Collector
 from server.connections import ConnectionCaps, ConnectionLimits, raise_descriptor_limit
 from server.metrics import referee_registry, start_metrics_server
 from server.private_files import private_secret
-from server.service import Arena, server_options, start_server
+from server.service import server_options, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE, Store
 from server.tls import ServerTls, is_loopback

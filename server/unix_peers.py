@@ -21,7 +21,8 @@ from typing import Any
 import grpc
 from grpc_health.v1.health import aio as health_aio
 
-from server.service import SERVER_OPTIONS, Arena, add_services
+from server.arena import Arena
+from server.service import SERVER_OPTIONS, add_services
 
 
 class _Peer:

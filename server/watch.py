@@ -156,7 +156,7 @@ class _GameFeed:
 
 
 class Watched(Protocol):
-    """A live match as spectators follow it (:class:`server.service.LiveMatch`): the Arena puts
+    """A live match as spectators follow it (:class:`server.arena.LiveMatch`): the Arena puts
     each change into ``changes`` (while anyone watches) and ends it when the match ends; ``feed``
     is the projection its watchers share, made by the first of them."""
 
@@ -170,7 +170,7 @@ class Watched(Protocol):
 
 
 class Spectated(Protocol):
-    """What a spectator's feed reads of the referee (:class:`server.service.Arena`)."""
+    """What a spectator's feed reads of the referee (:class:`server.arena.Arena`)."""
 
     @property
     def store(self) -> Store: ...

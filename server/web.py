@@ -25,12 +25,13 @@ from typing import Any, Protocol
 import structlog
 from aiohttp import web, web_protocol
 
+from server.arena import Arena
 from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
 from server.limits import Cooldowns, HostBuckets, SharedAnswer
 from server.logs import RateLimitedLog
 from server.records import bot_names
 from server.replays import Encoding
-from server.service import Arena, too_many_finished
+from server.service import too_many_finished
 from server.store import MatchRow, shown
 from server.watch import Update, watch_updates
 from server.web_json import WebUpdate

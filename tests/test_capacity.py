@@ -20,9 +20,9 @@ import pytest
 from google.protobuf import struct_pb2
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
+from server.arena import Arena, LiveMatch
 from server.referee.match import GameRunner
 from server.referee.session import GameSession
-from server.service import Arena, LiveMatch
 from server.settings import ClockSettings
 from server.store import Bot, Store
 from server.streams import StreamSeat

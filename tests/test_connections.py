@@ -29,8 +29,8 @@ from test_hostile_streams import FINISHED, Stream, seat_bots, wait_for
 from test_web import web_port
 
 from mizerka_proto import arena_pb2
+from server.arena import Arena
 from server.limits import Cooldowns, HostBuckets
-from server.service import Arena
 from server.settings import ClockSettings
 from server.store import Store
 from server.web import OVERVIEW_BURST, WebPage

@@ -35,10 +35,10 @@ from mizerka.stdio import LineError, Translator, action_from_line
 from mizerka.stdio.program import LINE_LIMIT, UNREAD_LIMIT, LineReader, LineTooLong
 from mizerka_engine.rules import load_ruleset
 from server import matchlog
+from server.arena import record_to_store
 from server.logverify import Divergence, verify_game
 from server.referee.offline import play, seat_messages
 from server.scoresheet import render_scoresheet
-from server.service import record_to_store
 from tournaments.local_bots import SdkSeat
 from tournaments.replay_cli import game_text
 from tournaments.seat_replay import seat_json, seat_text

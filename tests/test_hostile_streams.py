@@ -28,11 +28,12 @@ import structlog
 from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
+from server.arena import Arena
 from server.logs import RateLimitedLog
 from server.referee.match import YIELD_EVERY, GameRunner
 from server.referee.session import Disconnected, GameSession, SeatInfo
 from server.replays import Replays
-from server.service import WATCH_PACE_S, Arena, start_server
+from server.service import WATCH_PACE_S, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Bot, Store
 from server.streams import StreamSeat

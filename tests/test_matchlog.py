@@ -27,11 +27,11 @@ from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, project_events
 from mizerka_proto import referee_pb2
 from server import matchlog
+from server.arena import record_to_store
 from server.logverify import verify_game
 from server.policies import random_action
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
-from server.service import record_to_store
 from server.settings import ClockSettings
 from server.store import Store
 from tournaments.cli import app

@@ -16,12 +16,13 @@ import pytest
 
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import referee_pb2, referee_pb2_grpc
+from server.arena import Arena
 from server.collector import Collector
 from server.grpc_events import drain_notifications
 from server.pacing import Pacer
 from server.referee.match import GameRunner
 from server.referee.session import GameRecord
-from server.service import Arena, start_server
+from server.service import start_server
 from server.settings import ClockSettings
 from server.store import Bot, Store
 from server.streams import Lobby, StreamSeat

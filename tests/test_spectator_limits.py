@@ -25,8 +25,9 @@ from test_web import _Feed, _live_match, get, web_port
 
 from mizerka_proto import referee_pb2, referee_pb2_grpc
 from server import records
+from server.arena import Arena
 from server.replays import Job, Rendered, Replays
-from server.service import Arena, start_server
+from server.service import start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import MatchRow, Store
 from server.web import start_web
