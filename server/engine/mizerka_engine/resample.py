@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from mizerka_engine.actions import Choose, Exchange, Major, Play
 from mizerka_engine.cards import FULL_DECK, SUIT_MASKS, card_mask, mask_cards
 from mizerka_engine.dealing import Deal
-from mizerka_engine.events import MajorAnnounced
+from mizerka_engine.events import ContractAnnounced
 from mizerka_engine.game import Game, Phase
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import View
@@ -40,11 +40,11 @@ def resample(view: View, rules: Ruleset, rng: Random) -> Game:
     used = [sum(1 << rules.contract_index(name) for name in names) for names in view.used]
     game = Game.at_deal(rules, deal, view.caller, used, view.totals, view.tiebreak, view.results)
     for seat, kind, name in view.announcements:
-        if kind == MajorAnnounced.kind:
+        contract = rules.contract(name) if kind == ContractAnnounced.kind and name else None
+        if contract is None:
             game.apply(seat, Major(name))
-        else:
-            contract = rules.contract(name or "")
-            game.apply(seat, Choose(name or "", view.trump if contract is not None and contract.names_trump else None))
+        else:  # the trump it named is the deal's (no preset lets a contract naming trumps be played major)
+            game.apply(seat, Choose(contract.name, view.trump if contract.names_trump else None))
     pick = rules.exchange == "pick"
     while game.phase == Phase.EXCHANGE and view.exchanged[game.to_act] is not None:
         seat = game.to_act
