@@ -1,6 +1,7 @@
-"""``mizerka-bot expert``: the engine helpers it searches with (Game.at_deal, Game.copy), its sampler
-(consistent with what the seat saw, never a card of a suit a seat is known void in), legal answers
-in every preset, determinism for a seed, the playout budget, and strength against the random bot.
+"""``mizerka-bot expert``: the engine helpers it searches with (Game.at_deal, Game.copy), its seat's
+view and ruleset read back from the wire exactly as the engine projects them (what the engine's
+resample takes: tests/test_resample.py checks what it draws), legal answers in every preset,
+determinism for a seed, the playout budget, and strength against the random bot.
 
 The search's time budget is tested on a fake clock (time passes only when it is read); other
 searches are bounded by a playout count with a time budget far above it, so they are
@@ -17,14 +18,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from mizerka.bots import BOTS, ExpertBot, RandomBot
-from mizerka.bots.expert import knowledge, rebuild, sample_deal, search
+from mizerka.bots.expert import engine_rules, engine_view, search
 from mizerka.turn import Turn
 from mizerka_engine import Choose, Game, Phase, load_ruleset, seeded_deal
-from mizerka_engine.cards import SUIT_MASKS, mask_cards
-from mizerka_engine.views import FULL, project
+from mizerka_engine.cards import mask_cards
+from mizerka_engine.resample import resample
+from mizerka_engine.views import project
 from server import protocol
 from server.policies import random_action
 from tournaments.selfplay import compare, play_game
+
+from test_properties import option_sets
 
 PRESETS = ("mizerka", "mizerka-4p", "mizerka-short", "spoileri", "trjamann", "manni-major")
 SLOW_MS = 60_000.0  # a time budget no test reaches: the playout count decides
@@ -79,42 +83,23 @@ def test_a_copy_plays_on_without_touching_the_original() -> None:
     assert (game.hands, game.tricks, game.trick, len(game.log), game.to_act) == before
 
 
-# -------------------------------------------------------------------------------- sampler
-def _voids(game: Game) -> list[int]:
-    """Per seat, the suits (bits) it showed it lacks by not following, in the deal so far."""
-    voids = [0] * game.n
-    for trick in project(game, FULL).tricks:
-        led = trick.cards[0][1] // 13
-        for seat, card in trick.cards[1:]:
-            if card // 13 != led:
-                voids[seat] |= 1 << led
-    return voids
-
-
+# ------------------------------------------------------------------------ the seat, from the wire
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10_000), steps=st.integers(0, 70),
-       draws=st.integers(0, 1000))
-def test_samples_replay_the_deal_and_respect_every_shown_void(preset: str, seed: int, steps: int, draws: int) -> None:
-    game = random_position(preset, seed, steps)
+@given(ruleset=st.one_of(st.sampled_from(PRESETS).map(lambda p: (p, {})), option_sets()),
+       seed=st.integers(0, 10_000), steps=st.integers(0, 200))
+def test_the_seat_is_read_back_from_the_wire_as_the_engine_projects_it(
+    ruleset: tuple[str, dict], seed: int, steps: int
+) -> None:
+    """The ruleset and view the expert resamples from are the referee's own: engine_rules inverts
+    the referee's Ruleset (every option), engine_view its SeatView (every field)."""
+    game = random_position(ruleset[0], seed, steps, **ruleset[1])
     assume(game.decision() is not None)
     turn = turn_of(game)
-    k = knowledge(turn)
-    me = k.seat
-    voids = _voids(game)
-    assert list(k.voids[s] for s in range(game.n) if s != me) == [voids[s] for s in range(game.n) if s != me]
-    rng = random.Random(draws)
-    for _ in range(5):
-        sample = sample_deal(k, rng)
-        assert sorted([*sample.deal.talon, *(c for h in sample.deal.hands for c in h)]) == list(range(52))
-        rebuilt = rebuild(k, sample)  # the engine accepts every replayed action
-        assert (rebuilt.phase, rebuilt.to_act) == (game.phase, game.to_act)
-        assert rebuilt.legal_actions() == game.legal_actions()
-        if game.phase != Phase.CONTRACT or game.rules.choose_after == "all":
-            assert rebuilt.hands[me] == game.hands[me]
-        for s in range(game.n):
-            for suit in range(4):
-                if voids[s] >> suit & 1:
-                    assert not rebuilt.hands[s] & SUIT_MASKS[suit], f"seat {s} was given a card of a suit it lacks"
+    assert engine_rules(turn.ruleset) == game.rules
+    view = engine_view(turn)
+    assert view == project(game, turn.seat)
+    sample = resample(view, game.rules, random.Random(seed))  # and the engine resamples from it
+    assert project(sample, turn.seat) == view
 
 
 # ------------------------------------------------------------------------------ the bot
@@ -227,21 +212,21 @@ def test_a_sample_the_clock_cuts_short_is_dropped() -> None:
 
 def test_the_first_sample_is_only_cut_at_the_limit() -> None:
     turn, n = _lead()
-    k = knowledge(turn)
+    view, rules = engine_view(turn), engine_rules(turn.ruleset)
     candidates = random_position("mizerka", 9, 47).legal_actions()
     legal = lambda g: g.legal_actions()  # noqa: E731
     # past the plan but not the limit: the first sample completes, no second one starts
     clock = FakeClock(step=0.001)
-    _, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=legal, limit=1e9, clock=clock)
+    _, stats = search(view, rules, random.Random(0), 10_000, deadline=0.0, candidates_of=legal, limit=1e9, clock=clock)
     assert (stats.samples, stats.playouts, stats.stop) == (1, n, "clock")
     # past the limit too: one playout, and its candidate is the answer
     clock = FakeClock(step=0.001)
-    action, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=legal, clock=clock)
+    action, stats = search(view, rules, random.Random(0), 10_000, deadline=0.0, candidates_of=legal, clock=clock)
     assert (stats.samples, stats.playouts, len(stats.means), stats.stop) == (0, 1, 1, "clock")
     assert action == candidates[0]
     # 1 ms per playout after the search's start (1 ms): four playouts end by the limit, a fifth would not
     clock = FakeClock(step=0.001)
-    action, stats = search(k, random.Random(0), 10_000, deadline=0.0, candidates_of=legal,
+    action, stats = search(view, rules, random.Random(0), 10_000, deadline=0.0, candidates_of=legal,
                            limit=clock.now + 0.0055, clock=clock)
     assert (stats.samples, stats.playouts, len(stats.means)) == (0, 4, 4)
     assert action in candidates[:4]

@@ -146,12 +146,14 @@ class Game:
     @classmethod
     def at_deal(
         cls, rules: Ruleset, deal: Deal, caller: int, used: Sequence[int] = (), totals: Sequence[int] = (),
-        tiebreak: bool = False,
+        tiebreak: bool = False, results: Sequence[DealResult] = (),
     ) -> Game:
         """A game whose next deal is ``deal``, ``caller`` to announce with the contracts ``used`` (bit i:
-        contract i, per seat) already spent: the start of a deal as a searching bot rebuilds it, then
-        replays the deal's actions with :meth:`apply`. After this deal the game waits for cards
-        (:attr:`Phase.WAITING`), so a playout ends with the deal's result in :attr:`results`."""
+        contract i, per seat) already spent, after the deals ``results`` (which number this deal and
+        its redeal, and count the deals played towards the game's end): the start of a deal as a
+        searching bot rebuilds it, then replays the deal's actions with :meth:`apply`. After this deal
+        the game waits for cards (:attr:`Phase.WAITING`), so a playout ends with the deal's result in
+        :attr:`results` (or is over, after the game's last deal)."""
         pending = [deal]
         game = cls(rules, deal_source=lambda d, r: None)
         game._source = lambda d, r: pending.pop() if pending else None
@@ -159,6 +161,12 @@ class Game:
         game.totals = list(totals) or [0] * game.n
         game.caller = caller
         game.tiebreak = tiebreak
+        game.results = list(results)
+        counted = [r for r in results if not r.void]
+        game.deal_no = len(counted)
+        game.redeal = len(results) - 1 - max((i for i, r in enumerate(results) if not r.void), default=-1)
+        game.tiebreaks_done = sum(r.tiebreak for r in counted)
+        game.regular_done = len(counted) - game.tiebreaks_done
         game._start_deal()
         return game
 

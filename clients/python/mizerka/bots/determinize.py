@@ -1,70 +1,45 @@
-"""What the expert's seat knows, and deals drawn consistent with it: the determinisation half of
-:mod:`mizerka.bots.expert` (the search is the other).
+"""The expert's seat as the rules engine sees it: the determinisation half of :mod:`mizerka.bots.expert`
+(the search is the other).
 
-:func:`knowledge` reads everything the seat has seen from its DecisionRequest (its hand, its
-exchange, the talon of its pick exchange, every card played, the suits a seat showed it lacks by
-not following); :func:`sample_deal` draws the unseen cards consistent with it; :func:`rebuild`
-replays the deal so far on such a sample with the rules engine.
+:func:`engine_rules` and :func:`engine_view` read a turn's Ruleset and SeatView back into the
+engine's values, exactly as the referee projected them (``mizerka_engine.views.project``); the
+engine's :func:`~mizerka_engine.resample.resample` then draws games consistent with that view.
+What a seat may infer (the suits a seat showed it lacks, the talon positions of a blind exchange,
+the cards a declarer saw before choosing) is the engine's to know, not this module's.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
 
+from google.protobuf.message import Message
+
+from mizerka.rulesets import ruleset_options
 from mizerka.turn import Turn
-from mizerka_engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset, load_ruleset
-from mizerka_engine.cards import FULL_DECK, SUIT_MASKS, card_mask, mask_cards, parse_card
-from mizerka_proto import game_pb2
+from mizerka_engine import Action, Choose, DealResult, Decision, Major, Phase, Play, Ruleset, load_ruleset
+from mizerka_engine.cards import SUITS, parse_card
+from mizerka_engine.events import ContractAnnounced, MajorAnnounced
+from mizerka_engine.views import TrickView, View
+from mizerka_proto import game_pb2, referee_pb2
 
-__all__ = ["Knowledge", "Sample", "engine_rules", "knowledge", "rebuild", "sample_deal"]
+__all__ = ["engine_rules", "engine_view"]
 
-
-# ------------------------------------------------------------------------------ what the seat knows
-class Knowledge(NamedTuple):
-    """Everything one seat knows about the current deal, as engine values (cards as ints, masks)."""
-
-    rules: Ruleset
-    seat: int
-    caller: int
-    declarer: int
-    used: tuple[int, ...]  # per seat: bit i = contract i used
-    totals: tuple[int, ...]
-    tiebreak: bool
-    hand: int  # the seat's visible cards (mask)
-    unseen_own: int  # own cards not shown yet (choose_after = 6, before the contract)
-    hand_counts: tuple[int, ...]
-    announcements: tuple[Action, ...]  # Choose / Major actions in order, with their seats
-    announcers: tuple[int, ...]
-    exchanged: tuple[int | None, ...]
-    discards: tuple[int, ...]  # the seat's own discards, in order
-    taken: tuple[int, ...]  # the seat's own taken cards, in talon order
-    talon: tuple[int, ...] | None  # the talon, when the seat has seen it
-    plays: tuple[tuple[int, int], ...]  # (seat, card) of the deal in order
-    voids: tuple[int, ...]  # per seat: bit s = known void in suit s
-
-
-def _enum_text(enum: object, prefix: str, value: int) -> str:
-    """``DECLARER_MODE_CONTINUOUS_DEALER`` -> ``"continuous-dealer"`` (the engine's option text)."""
-    return enum.Name(value).removeprefix(prefix).lower().replace("_", "-")  # type: ignore[attr-defined]
+_PHASES = {
+    game_pb2.PHASE_CONTRACT: Phase.CONTRACT,
+    game_pb2.PHASE_MAJOR: Phase.MAJOR,
+    game_pb2.PHASE_EXCHANGE: Phase.EXCHANGE,
+    game_pb2.PHASE_PLAY: Phase.PLAY,
+    game_pb2.PHASE_WAITING: Phase.WAITING,
+    game_pb2.PHASE_OVER: Phase.OVER,
+}
+_ANNOUNCEMENTS = {game_pb2.ANNOUNCEMENT_KIND_CONTRACT: ContractAnnounced.kind, game_pb2.ANNOUNCEMENT_KIND_MAJOR: MajorAnnounced.kind}
 
 
 @lru_cache(maxsize=32)
 def _rules_from_bytes(data: bytes) -> Ruleset:
     wire = game_pb2.Ruleset.FromString(data)
-    options = {
-        "declarer": _enum_text(game_pb2.DeclarerMode, "DECLARER_MODE_", wire.declarer),
-        "deals": wire.deals,
-        "revoke": _enum_text(game_pb2.RevokeMode, "REVOKE_MODE_", wire.revoke),
-        "tiebreak": _enum_text(game_pb2.TiebreakMode, "TIEBREAK_MODE_", wire.tiebreak),
-        "tiebreak_max": wire.tiebreak_max,
-        "quotas_plus": list(wire.quotas_plus),
-        "quotas_minus": list(wire.quotas_minus),
-        "choose_after": "all" if wire.choose_after_all else 6,
-        "trumps_allow_spades": wire.trumps_allow_spades,
-    }
-    return load_ruleset(wire.preset, options)
+    return load_ruleset(wire.preset, ruleset_options(wire))
 
 
 def engine_rules(wire: game_pb2.Ruleset) -> Ruleset:
@@ -72,155 +47,80 @@ def engine_rules(wire: game_pb2.Ruleset) -> Ruleset:
     return _rules_from_bytes(wire.SerializeToString(deterministic=True))
 
 
-def knowledge(turn: Turn) -> Knowledge:
-    """What ``turn``'s seat knows, read off its SeatView."""
-    rules = engine_rules(turn.ruleset)
-    view = turn.view
-    names = [c.name for c in rules.contracts]
-    players = view.players
-    me = players[turn.seat]
-    plays: list[tuple[int, int]] = []
-    voids = [0] * rules.players
-    for trick in view.tricks:
-        led = -1
-        for p in trick.plays:
-            card = parse_card(p.card)
-            if led < 0:
-                led = card // 13
-            elif card // 13 != led:
-                voids[p.seat] |= 1 << led
-            plays.append((p.seat, card))
-    announcements: list[Action] = []
-    trump = "SHDC".find(view.trump) if view.trump else None
-    for a in view.announcements:
-        if a.kind == game_pb2.ANNOUNCEMENT_KIND_CONTRACT:
-            contract = rules.contract(a.contract)
-            announcements.append(Choose(a.contract, trump if contract is not None and contract.names_trump else None))
-        else:
-            announcements.append(Major(a.contract or None))
-    hand = card_mask(parse_card(c) for c in me.hand)
-    return Knowledge(
-        rules=rules,
-        seat=turn.seat,
-        caller=view.caller,
-        declarer=view.declarer,
-        used=tuple(sum(1 << names.index(n) for n in p.used_contracts) for p in players),
-        totals=tuple(p.total for p in players),
-        tiebreak=view.tiebreak,
-        hand=hand,
-        unseen_own=me.hand_count - hand.bit_count(),
-        hand_counts=tuple(p.hand_count for p in players),
-        announcements=tuple(announcements),
-        announcers=tuple(a.seat for a in view.announcements),
+def _cards(texts: Iterable[str]) -> tuple[int, ...]:
+    return tuple(parse_card(c) for c in texts)
+
+
+def _suit(letter: str) -> int | None:
+    return SUITS.index(letter) if letter else None
+
+
+def _absent(msg: Message, field: str) -> int:
+    """An optional seat field, or -1 (the engine's "none") when absent."""
+    return getattr(msg, field) if msg.HasField(field) else -1
+
+
+def _action(a: game_pb2.Action) -> Action:
+    which = a.WhichOneof("action")
+    if which == "play_card":
+        return Play(parse_card(a.play_card.card))
+    if which == "choose_contract":
+        return Choose(a.choose_contract.contract, _suit(a.choose_contract.trump))
+    return Major(a.announce_major.contract or None)
+
+
+def _result(r: game_pb2.DealResult) -> DealResult:
+    name = r.contract.removesuffix(" major") if r.major else r.contract  # a major's label: "<name> major"
+    return DealResult(r.deal, r.redeal, r.tiebreak, r.dealer, r.declarer, r.caller, name, r.major, _suit(r.trump),
+                      tuple(r.tricks), tuple(r.points), r.void, r.revoker if r.HasField("revoker") else None)
+
+
+def _decision(request: referee_pb2.DecisionRequest, seat: int, phase: Phase) -> Decision:
+    if phase == Phase.EXCHANGE:
+        ex = request.exchange
+        return Decision(seat, phase, (), ex.max_cards, ex.pick, _cards(ex.talon))
+    return Decision(seat, phase, tuple(_action(a) for a in request.legal_actions))
+
+
+def engine_view(turn: Turn) -> View:
+    """``turn``'s SeatView as the engine's View of the seat: ``project(game, turn.seat)`` of the game
+    the referee runs, read back from the wire (what :func:`~mizerka_engine.resample.resample` takes)."""
+    v = turn.view
+    phase = _PHASES[v.phase]
+    players = v.players
+    quotas = tuple(p.quota for p in players) if players and players[0].HasField("quota") else None
+    return View(
+        audience=turn.seat,
+        phase=phase,
+        to_act=_absent(v, "to_act"),
+        deal_no=v.deal,
+        redeal=v.redeal,
+        tiebreak=v.tiebreak,
+        dealer=_absent(v, "dealer"),
+        caller=_absent(v, "caller"),
+        declarer=_absent(v, "declarer"),
+        contract=v.contract or None,
+        contract_name=v.contract_name or None,
+        major=v.contract_major,
+        minus=v.contract_minus,
+        trump=_suit(v.trump),
+        hands=tuple(_cards(p.hand) if p.hand_known else None for p in players),
+        hand_sizes=tuple(p.hand_count for p in players),
+        talon=_cards(v.talon) if v.talon_known else None,
+        announcements=tuple((a.seat, _ANNOUNCEMENTS[a.kind], a.contract or None) for a in v.announcements),
         exchanged=tuple(p.exchanged if p.HasField("exchanged") else None for p in players),
-        discards=tuple(parse_card(c) for c in me.discarded),
-        taken=tuple(parse_card(c) for c in me.taken),
-        talon=tuple(parse_card(c) for c in turn.talon) or None,
-        plays=tuple(plays),
-        voids=tuple(voids),
+        discards=tuple(_cards(p.discarded) if p.exchange_known else None for p in players),
+        taken=tuple(_cards(p.taken) if p.exchange_known else None for p in players),
+        tricks=tuple(
+            TrickView(t.leader, tuple((p.seat, parse_card(p.card)) for p in t.plays),
+                      t.winner if t.HasField("winner") else None, t.winning)
+            for t in v.tricks
+        ),
+        tricks_won=tuple(p.tricks_won for p in players),
+        quotas=quotas,
+        used=tuple(tuple(p.used_contracts) for p in players),
+        totals=tuple(p.total for p in players),
+        results=tuple(_result(r) for r in v.results),
+        decision=_decision(turn.request, turn.seat, phase),
+        finished=v.finished,
     )
-
-
-# ------------------------------------------------------------------------------------ sampling
-class Sample(NamedTuple):
-    """One deal consistent with a seat's knowledge, and the exchanges to replay on it."""
-
-    deal: Deal
-    discards: tuple[tuple[int, ...], ...]  # per seat, as exchanged (empty where not yet)
-    taken: tuple[tuple[int, ...], ...]  # per seat, in talon order
-
-
-def _draw(mask: int, count: int, rng: random.Random) -> int:
-    """``count`` cards of ``mask`` drawn at random, as a mask."""
-    return card_mask(rng.sample(mask_cards(mask), count)) if count else 0
-
-
-def _fill_hidden_hands(pool: int, need: dict[int, int], allowed: dict[int, int], rng: random.Random) -> dict[int, int]:
-    """Each seat's hidden hand: ``need[j]`` cards of ``pool`` within ``allowed[j]`` (its non-void suits).
-
-    Card by card, each draw keeps Hall's condition for the hands still to fill: every group of them
-    must find at least as many allowed cards in the pool as it still needs, so a draw never strands a
-    later hand (the other slots of a sample take any card)."""
-    seats = sorted(need, key=lambda j: (allowed[j] & pool).bit_count() - need[j])
-    left = dict(need)
-    hands = dict.fromkeys(need, 0)
-    groups = [[s for i, s in enumerate(seats) if k >> i & 1] for k in range(1, 1 << len(seats))]
-
-    def feasible(pool_now: int) -> bool:
-        for group in groups:
-            union = 0
-            for s in group:
-                union |= allowed[s]
-            if (union & pool_now).bit_count() < sum(left[s] for s in group):
-                return False
-        return True
-
-    for j in seats:
-        while left[j]:
-            options = mask_cards(pool & allowed[j])
-            rng.shuffle(options)
-            left[j] -= 1
-            for card in options:
-                if feasible(pool & ~(1 << card)):
-                    break
-            else:  # pragma: no cover -- the real deal satisfies every constraint, so a draw always exists
-                raise ValueError("the seat's knowledge admits no deal")
-            pool &= ~(1 << card)
-            hands[j] |= 1 << card
-    return hands
-
-
-def sample_deal(k: Knowledge, rng: random.Random) -> Sample:
-    """A deal (hands as dealt, talon in order) on which the deal so far replays exactly as ``k`` saw it.
-
-    The hidden cards (others' hands now, others' discards, the rest of the talon, own cards not shown
-    yet) are drawn from the cards the seat has not seen; a seat known void in a suit gets none of it.
-    The cards another seat took in a blind exchange are drawn from what it held after it."""
-    me, n = k.seat, k.rules.players
-    played = [0] * n
-    for s, c in k.plays:
-        played[s] |= 1 << c
-    seen = k.hand | card_mask(k.discards) | card_mask(k.taken) | card_mask(k.talon or ()) | sum(played)
-    pool = FULL_DECK & ~seen
-    others = [j for j in range(n) if j != me]
-    allowed = {j: FULL_DECK & ~sum(SUIT_MASKS[s] for s in range(4) if k.voids[j] >> s & 1) for j in others}
-    hidden = _fill_hidden_hands(pool, {j: k.hand_counts[j] for j in others}, allowed, rng)
-    for j in others:
-        pool &= ~hidden[j]
-    hidden[me] = k.hand | _draw(pool, k.unseen_own, rng)
-    pool &= ~hidden[me]
-    discards: list[tuple[int, ...]] = [()] * n
-    taken: list[tuple[int, ...]] = [()] * n
-    discards[me], taken[me] = k.discards, k.taken
-    for j in others:
-        count = k.exchanged[j] or 0
-        drawn = _draw(pool, count, rng)
-        pool &= ~drawn
-        discards[j] = tuple(mask_cards(drawn))
-        taken[j] = tuple(rng.sample(mask_cards(hidden[j] | played[j]), count))
-    if k.talon is not None:
-        talon = k.talon
-    else:
-        order = [(k.declarer + i) % n for i in range(n)]  # the blind exchange's order; pick: one seat takes
-        rest = mask_cards(pool)
-        rng.shuffle(rest)
-        talon = tuple(c for j in order for c in taken[j]) + tuple(rest)
-    hands = tuple(
-        tuple(mask_cards((hidden[j] | played[j]) & ~card_mask(taken[j]) | card_mask(discards[j]))) for j in range(n)
-    )
-    return Sample(Deal(hands, talon, k.caller), tuple(discards), tuple(taken))
-
-
-def rebuild(k: Knowledge, sample: Sample) -> Game:
-    """The game at the seat's decision on ``sample``: the deal started with :meth:`Game.at_deal`, then
-    the announcements, exchanges and plays the seat saw, replayed by the engine."""
-    game = Game.at_deal(k.rules, sample.deal, k.caller, k.used, k.totals, k.tiebreak)
-    for seat, action in zip(k.announcers, k.announcements):
-        game.apply(seat, action)
-    pick = k.rules.exchange == "pick"
-    while game.phase == Phase.EXCHANGE and k.exchanged[game.to_act] is not None:
-        seat = game.to_act
-        game.apply(seat, Exchange(sample.discards[seat], sample.taken[seat] if pick else None))
-    for seat, card in k.plays:
-        game.apply(seat, Play(card))
-    return game

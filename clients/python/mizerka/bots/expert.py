@@ -1,10 +1,11 @@
 """``expert``: determinised Monte Carlo search, with the rules engine (``mizerka_engine``) as a library.
 
-For each decision the bot samples the cards its seat cannot see, consistent with all it has seen
-(its hand, its exchange, the talon of its pick exchange, every card played, and the suits a seat
-showed it lacks by not following), rebuilds the deal on the sample with :meth:`Game.at_deal` and
-replays the deal's actions, then plays every candidate action out to the end of the deal with a
-fast greedy policy (:func:`rollout_action`) for all seats. The action with the best mean wins; every
+For each decision the bot reads its seat's view back into the engine's terms (:func:`engine_view`)
+and has the engine resample the game (:func:`mizerka_engine.resample.resample`): the cards the seat
+cannot see drawn consistent with all it has seen (its hand, its exchange, the talon of its pick
+exchange, every card played, and the suits a seat showed it lacks by not following), the deal
+replayed on them. It then plays every candidate action out to the end of the deal with a fast
+greedy policy (:func:`rollout_action`) for all seats. The action with the best mean wins; every
 candidate is tried on the same samples, so their differences are not blurred by the luck of the deal.
 
 - Outcome: the seat's points in the deal, minus the mean points its contract earns a declarer on a
@@ -34,15 +35,17 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from mizerka.bot import Bot
-from mizerka.bots.determinize import Knowledge, engine_rules, knowledge, rebuild, sample_deal
+from mizerka.bots.determinize import engine_rules, engine_view
 from mizerka.turn import EXCHANGE, Turn
 from mizerka_engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset
 from mizerka_engine.actions import PASS
 from mizerka_engine.cards import SUIT_MASKS, format_card, format_cards, mask_cards
 from mizerka_engine.game import trick_winner
+from mizerka_engine.resample import resample
+from mizerka_engine.views import View
 from mizerka_proto import game_pb2, referee_pb2
 
-__all__ = ["ExpertBot", "Knowledge", "contract_baselines", "knowledge", "rebuild", "rollout_action", "sample_deal"]
+__all__ = ["ExpertBot", "contract_baselines", "engine_rules", "engine_view", "play_out", "rollout_action", "search", "to_wire"]
 
 _WAITING = Phase.WAITING
 _EXCHANGE_ORDER_LIMIT = 8  # exchange candidates searched: of 0..7 cards
@@ -191,11 +194,12 @@ Clock = Callable[[], float]
 
 
 def search(
-    k: Knowledge, rng: random.Random, simulations: int, deadline: float,
+    view: View, rules: Ruleset, rng: random.Random, simulations: int, deadline: float,
     candidates_of: Callable[[Game], Sequence[Action]], *, limit: float | None = None,
     clock: Clock = time.monotonic,
 ) -> tuple[Action, SearchStats]:
-    """The candidate with the best mean outcome over samples (every candidate on every sample).
+    """The candidate with the best mean outcome over games resampled from ``view`` (every candidate on
+    every sample).
 
     ``deadline`` is when the search plans to be done, ``limit`` (default: ``deadline``) when it must
     be, both on ``clock``. The clock is read before every playout:
@@ -210,8 +214,9 @@ def search(
     decides when to stop)."""
     if limit is None:
         limit = deadline
-    baselines = contract_baselines(k.rules)
-    root = rebuild(k, sample_deal(k, rng))
+    baselines = contract_baselines(rules)
+    seat = view.audience
+    root = resample(view, rules, rng)
     candidates = list(candidates_of(root))
     n = len(candidates)
     if n == 1:
@@ -227,9 +232,9 @@ def search(
             if partial and now + slowest_playout > (deadline if samples else limit):
                 break  # the clock cuts this sample short (a sample's first playout was cleared with it)
             game = root.copy()
-            game.apply(k.seat, action)
+            game.apply(seat, action)
             play_out(game)
-            partial.append(outcome(game, k.seat, baselines))
+            partial.append(outcome(game, seat, baselines))
             playouts += 1
             then, now = now, clock()
             slowest_playout = max(slowest_playout, now - then)
@@ -241,7 +246,7 @@ def search(
                 break  # another sample would pass the playout budget
             if now + slowest_sample > deadline:
                 return _best(candidates, sums, samples, playouts, "clock")  # ... or the time budget
-            root = rebuild(k, sample_deal(k, rng))
+            root = resample(view, rules, rng)
             continue
         if samples:  # a sample cut short is dropped: every candidate is judged on the same samples
             return _best(candidates, sums, samples, playouts, "clock")
@@ -300,9 +305,9 @@ class ExpertBot(Bot):
 
     def decide(self, turn: Turn) -> game_pb2.Action:
         deadline, limit = self.deadlines(turn, self.clock())
-        k = knowledge(turn)
         rng = random.Random(f"{self.seed}:{turn.deal}:{turn.view.redeal}:{turn.number}")
-        action, self.last = search(k, rng, self.simulations, deadline, _candidates, limit=limit, clock=self.clock)
+        action, self.last = search(engine_view(turn), engine_rules(turn.ruleset), rng, self.simulations, deadline,
+                                   _candidates, limit=limit, clock=self.clock)
         return to_wire(turn, action)
 
 

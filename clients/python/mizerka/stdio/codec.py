@@ -11,6 +11,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from mizerka.rulesets import DECLARER_MODES, EXCHANGE_KINDS, MISERE_QUOTAS, REVOKE_MODES, TIEBREAK_MODES
 from mizerka.version import __version__
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 
@@ -45,20 +46,6 @@ _KINDS = {
     referee_pb2.DECISION_KIND_PLAY: "play",
 }
 _PHASES = {v: k.removeprefix("PHASE_").lower() for k, v in game_pb2.Phase.items()}
-_EXCHANGE_KINDS = {game_pb2.EXCHANGE_KIND_BLIND: "blind", game_pb2.EXCHANGE_KIND_PICK: "pick"}
-_DECLARER_MODES = {
-    game_pb2.DECLARER_MODE_ALTERNATE: "alternate",
-    game_pb2.DECLARER_MODE_CONTINUOUS: "continuous",
-    game_pb2.DECLARER_MODE_DEALER: "dealer",
-    game_pb2.DECLARER_MODE_CONTINUOUS_DEALER: "continuous-dealer",
-}
-_REVOKE_MODES = {game_pb2.REVOKE_MODE_REJECT: "reject", game_pb2.REVOKE_MODE_PENALTY: "penalty"}
-_TIEBREAK_MODES = {
-    game_pb2.TIEBREAK_MODE_NONE: "none",
-    game_pb2.TIEBREAK_MODE_RANDOM: "random",
-    game_pb2.TIEBREAK_MODE_LOWEST: "lowest",
-}
-_MISERE = {game_pb2.MISERE_QUOTAS_REVERSED: "reversed", game_pb2.MISERE_QUOTAS_SAME: "same"}
 _ANNOUNCEMENTS = {game_pb2.ANNOUNCEMENT_KIND_CONTRACT: "contract", game_pb2.ANNOUNCEMENT_KIND_MAJOR: "major"}
 _REASONS = {v: k.removeprefix("DEFAULT_REASON_").lower() for k, v in events_pb2.DefaultReason.items()}
 
@@ -89,18 +76,18 @@ def ruleset_json(r: game_pb2.Ruleset) -> dict[str, Any]:
         "hand_size": r.hand_size,
         "talon_size": r.talon_size,
         "contracts": [contract_json(c) for c in r.contracts],
-        "exchange": _EXCHANGE_KINDS.get(r.exchange),
+        "exchange": EXCHANGE_KINDS.get(r.exchange),
         "majors": r.majors,
         "quotas_plus": list(r.quotas_plus),
         "quotas_minus": list(r.quotas_minus),
         "choose_after_all": r.choose_after_all,
         "cards_seen_before_choice": r.cards_seen_before_choice,
-        "declarer": _DECLARER_MODES.get(r.declarer),
+        "declarer": DECLARER_MODES.get(r.declarer),
         "deals": r.deals,
-        "revoke": _REVOKE_MODES.get(r.revoke),
-        "tiebreak": _TIEBREAK_MODES.get(r.tiebreak),
+        "revoke": REVOKE_MODES.get(r.revoke),
+        "tiebreak": TIEBREAK_MODES.get(r.tiebreak),
         "tiebreak_max": r.tiebreak_max,
-        "misere_quotas": _MISERE.get(r.misere_quotas),
+        "misere_quotas": MISERE_QUOTAS.get(r.misere_quotas),
         "trumps_allow_spades": r.trumps_allow_spades,
         "tiebreak_contract": r.tiebreak_contract or None,
     }
