@@ -22,7 +22,6 @@ from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import FULL, project_events
 from server import matchlog
 from server.metrics import RefereeTally
-from server.records import bot_names
 from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
 from server.replays import Replays
 from server.settings import ClockSettings, StreamLimits
@@ -129,7 +128,7 @@ class Arena:
         bound = log.bind(match_id=row.id)
         rules = load_ruleset(row.preset, row.options)
         clock = ClockSettings(**row.clock)
-        names = bot_names(self.store, row.seats)  # no query: the store keeps the bots it checked for create_match
+        names = self.store.seat_names(row.seats)  # no query: the store keeps the bots it checked for create_match
         status, reason = FINISHED, None
         try:
             await self.write(self.store.set_status, row.id, RUNNING)

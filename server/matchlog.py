@@ -324,7 +324,7 @@ def stored_game_lines(store: Any, match_id: str, index: int) -> list[dict[str, A
     header = stored.get("header")
     if not header:
         row = store.match(match_id)
-        names = [(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
+        names = store.seat_names(row.seats)
         header = legacy_header(row, index, stored["seed"], names)
     return game_lines(header, stored)
 

@@ -24,7 +24,7 @@ from mizerka_proto import arena_pb2, game_pb2, referee_pb2
 from server import matchlog, protocol, wire_events
 from server.logverify import replay_log
 from server.settings import ClockSettings
-from server.store import ABORTED, FINISHED, PENDING, RUNNING, Bot, MatchRow, Store, StoreError
+from server.store import ABORTED, FINISHED, PENDING, RUNNING, MatchRow, Store, StoreError
 
 BEARER = "Bearer "
 STATUS = {
@@ -46,11 +46,6 @@ def is_admin(metadata: Iterable[tuple[str, Any]] | None, admin_token: str) -> bo
     if not value.startswith(BEARER):
         return False
     return hmac.compare_digest(value[len(BEARER):].encode(), admin_token.encode())
-
-
-def bot_names(store: Store, seats: Iterable[str]) -> list[str]:
-    """The seated bots' registered names, in seat order."""
-    return [(store.bot(b) or Bot(b, b)).name for b in seats]
 
 
 def replay_stored(store: Store, row: MatchRow, index: int) -> Game:
@@ -93,7 +88,7 @@ def finished_update(store: Store, game: FinishedGame, replayed: Game) -> referee
     """The update of one finished game, rebuilt (:func:`replay_finished`): its full record when
     ``game.full``, else only what a spectator saw (no hand, talon, discard or seed)."""
     rules = replayed.rules
-    names = bot_names(store, game.seats)
+    names = store.seat_names(game.seats)
     audience = FULL if game.full else SPECTATOR
     events = project_events(replayed, audience)
     return referee_pb2.WatchUpdate(
@@ -123,7 +118,7 @@ def _timestamp(t: float | None) -> timestamp_pb2.Timestamp | None:
 def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
     """The admin's view of a match (seed included)."""
     rules = load_ruleset(row.preset, row.options)
-    names = dict(zip(row.seats, bot_names(store, row.seats)))
+    names = dict(zip(row.seats, store.seat_names(row.seats)))
     results = []
     for r in row.results:
         seats = [

@@ -15,7 +15,7 @@ import hashlib
 import secrets
 import time
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -177,6 +177,11 @@ class Store:
             if row is not None:
                 bot = self._bots[bot_id] = Bot(row.id, row.name)
         return bot
+
+    def seat_names(self, seats: Iterable[str]) -> list[str]:
+        """The seated bots' registered names, in seat order (an id no bot has stands for itself):
+        the one lookup of the names every record, log, page and listing of a match shows."""
+        return [(self.bot(b) or Bot(b, b)).name for b in seats]
 
     # -------------------------------------------------------------------------------- matches
     def create_match(

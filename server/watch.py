@@ -21,7 +21,7 @@ from mizerka_engine.views import SPECTATOR, View, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
 from server.frames import live_frame, scoresheet
-from server.records import bot_names, finished_games
+from server.records import finished_games
 from server.replays import Encoding, Rendered, Replays
 from server.store import MatchRow, Store
 from server.web_json import WebUpdate, web_update
@@ -197,7 +197,7 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str,
     updates as ended ones: WEB gives WebUpdates (server/web_json.py), the live ones marked ``live``."""
     live = arena.live.get(row.id)
     if live is not None:
-        names = await asyncio.to_thread(bot_names, arena.store, row.seats)
+        names = await asyncio.to_thread(arena.store.seat_names, row.seats)
         if live.feed is None:
             live.feed = SpectatorFeed(row.id, load_ruleset(row.preset, row.options), names)
         feed, changes = live.feed, live.changes

@@ -29,7 +29,6 @@ from server.arena import Arena
 from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
 from server.limits import Cooldowns, HostBuckets, SharedAnswer
 from server.logs import RateLimitedLog
-from server.records import bot_names
 from server.replays import Encoding
 from server.service import too_many_finished
 from server.store import MatchRow, shown
@@ -210,7 +209,7 @@ def _match_summary(arena: Arena, row: MatchRow) -> dict[str, Any]:
     live = arena.live.get(row.id)
     return {
         "match_id": row.id, "status": row.status, "preset": row.preset, "games": row.games,
-        "names": bot_names(arena.store, row.seats), "group": row.match_group or "", "public": row.public,
+        "names": arena.store.seat_names(row.seats), "group": row.match_group or "", "public": row.public,
         "game_number": live.runner.game_index if live is not None and live.runner is not None else None,
         "finished_games": len(row.results), "created_at": row.created_at, "finished_at": row.finished_at,
     }

@@ -40,7 +40,7 @@ def match_list(
               "seats (totals)")
         for row in rows:
             full = store.match(row.id) or row
-            names = [printable(b.name if (b := store.bot(i)) is not None else i) for i in row.seats]
+            names = [printable(n) for n in store.seat_names(row.seats)]
             totals = [sum(r["totals"][s] for r in full.results) for s in range(len(row.seats))] if full.results else None
             seats = ", ".join(n if totals is None else f"{n} {totals[s]:+d}" for s, n in enumerate(names))
             created = datetime.datetime.fromtimestamp(row.created_at, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")

@@ -32,8 +32,7 @@ from openskill.models import PlackettLuce
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset, load_ruleset
 from server.frames import BOARD_ASSETS, BOARD_FILES, game_frames, scoresheet
-from server.logverify import replay_log
-from server.matchlog import entry_from_json
+from server.records import replay_game
 from server.store import ABORTED, FINISHED, RUNNING, Store, matches
 from tournaments.config import League
 from tournaments.league_standings import load_results
@@ -146,14 +145,11 @@ def load_game(store: Store, match_id: str, game_index: int) -> tuple[Ruleset, li
     match = store.match(match_id)
     if match is None:
         raise ReportError(f"match {match_id} is not in the database")
-    log = store.game_log(match_id, game_index)
-    if log is None:
-        raise ReportError(f"match {match_id} has no stored game {game_index}")
     rules = load_ruleset(match.preset, match.options)
-    seed = next((r["seed"] for r in match.results if r["game_index"] == game_index), match.seed)
-    names = [bot.name if (bot := store.bot(b)) is not None else b for b in match.seats]
-    game = replay_log(rules, seed, [entry_from_json(e) for e in log])
-    return rules, names, game
+    game = replay_game(store, match_id, game_index, rules)  # from the game's own stored seed
+    if game is None:
+        raise ReportError(f"match {match_id} has no stored game {game_index}")
+    return rules, store.seat_names(match.seats), game
 
 
 # --------------------------------------------------------------------------------- the site
