@@ -133,6 +133,9 @@ def test_contract_text_names_the_suit_only_where_the_declarer_names_it() -> None
                 assert contract_text(c.name, False, trump, rules) == (f"{c.name} ({SUIT_NAMES[trump]})" if named else c.name)
                 assert contract_text(c.name, True, trump, rules).startswith(f"{c.name} major")
             assert contract_text(c.name, True, None, rules) == f"{c.name} major"
+        # A live frame labels an announced contract with the view's trump (server/frames.py): no major
+        # settled after it can have changed the suit its declarer named.
+        assert not (rules.majors and any(c.names_trump for c in rules.contracts))
     assert contract_text("hearts", False, 1) == "hearts (hearts)"
     assert contract_text("trumps", False, 3, load_ruleset("trjamann")) == "trumps (clubs)"
 
