@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from mizerka_engine.actions import Action, Choose, Exchange, Major, Play
-from mizerka_engine.cards import CARD_TEXT, SUITS
+from mizerka_engine.cards import CARD_TEXT
 from mizerka_engine.events import (
     ContractAnnounced,
     DealScored,
@@ -23,7 +23,7 @@ from mizerka_engine.events import (
     Revoked,
     Settled,
     TrickTaken,
-    contract_label,
+    contract_text,
 )
 from mizerka_engine.game import Game, Phase
 from mizerka_engine.rules import Ruleset
@@ -54,13 +54,12 @@ def describe_action(action: Action | None, rules: Ruleset | None = None, past: b
     t = type(action)
     if t is Play:
         return ("played " if past else "plays ") + CARD_TEXT[action.card]  # type: ignore[union-attr]
-    if t is Choose:
-        trump = f" ({SUITS[action.trump]} trumps)" if action.trump is not None else ""  # type: ignore[union-attr]
-        return ("chose " if past else "chooses ") + action.contract + trump  # type: ignore[union-attr]
+    if t is Choose:  # the trump as the seat named it, allowed or not
+        return ("chose " if past else "chooses ") + contract_text(action.contract, False, action.trump)  # type: ignore[union-attr]
     if t is Major:
         if action.contract is None:  # type: ignore[union-attr]
             return "passed" if past else "passes"
-        return ("announced " if past else "announces ") + contract_label(action.contract, True)  # type: ignore[union-attr, arg-type]
+        return ("announced " if past else "announces ") + contract_text(action.contract, True, None)  # type: ignore[union-attr, arg-type]
     if t is Exchange:
         discard, take = action.discard, action.take  # type: ignore[union-attr]
         if not discard:
@@ -72,26 +71,21 @@ def describe_action(action: Action | None, rules: Ruleset | None = None, past: b
     return repr(action)
 
 
-def _trumps(trump: int | None) -> str:
-    return "no trumps" if trump is None else f"{SUITS[trump]} trumps"
-
-
 def describe(e: Event, rules: Ruleset | None = None) -> str:
-    """A log event in words (seats by number, deals and tricks from 0 as in the log). With ``rules``,
-    an announcement shows its trump only where the declarer names it, and a settled contract its quotas."""
+    """A log event in words (seats by number, deals and tricks from 0 as in the log). A contract is
+    shown by :func:`~mizerka_engine.events.contract_text`: with ``rules`` its trump only where the
+    declarer names it, and a settled contract with its quotas; without, any trump the event holds."""
     match e:
         case Dealt(deal_no, redeal, tiebreak, dealer, declarer):
             return f"{deal_name(deal_no, redeal, tiebreak)} starts with dealer seat {dealer} and declarer seat {declarer}"
         case ContractAnnounced(seat, contract, trump):
-            info = rules.contract(contract) if rules is not None else None
-            named = trump is not None and (rules is None or (info is not None and info.names_trump))
-            return f"seat {seat} announces {contract}" + (f" ({_trumps(trump)})" if named else "")
+            return f"seat {seat} announces {contract_text(contract, False, trump, rules)}"
         case MajorAnnounced(seat, contract):
             if contract is None:
                 return f"seat {seat} passes the major round"
-            return f"seat {seat} announces {contract_label(contract, True)}"
+            return f"seat {seat} announces {contract_text(contract, True, None)}"
         case Settled(declarer, contract, major, trump):
-            text = f"the contract settles as {e.label} ({_trumps(trump)}) with seat {declarer} declarer"
+            text = f"the contract settles as {contract_text(contract, major, trump, rules)} with seat {declarer} declarer"
             info = rules.contract(contract) if rules is not None else None
             if rules is not None and info is not None:
                 text += f", quotas {' '.join(map(str, contract_quotas(rules, declarer, info.minus, major)))}"

@@ -7,6 +7,11 @@ A frame is an engine view in card notation, made here and nowhere else: the FULL
 game (every hand), or the spectator's view of a live game (:func:`live_frame`: a hand it may not see
 is ``null`` with its card count, the talon ``null`` until it is public), so the board can only draw
 what the view holds.
+
+Every contract a frame shows comes with its ``label``, the text people read ("trumps (hearts)",
+"hearts major"), made by the engine's :func:`~mizerka_engine.events.contract_text`: the board
+displays it and composes no contract text of its own. Frames are made from the game's log whenever
+a page is drawn, so a game stored before labels existed gets them too.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from mizerka_engine.events import (
     MajorAnnounced,
     Played,
     Revoked,
+    contract_text,
 )
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
@@ -42,13 +48,14 @@ class FramesError(RuntimeError):
     """A stored game that cannot be stepped through; the message says why."""
 
 
-def _act_json(entry: ActionEvent) -> dict[str, Any]:
+def _act_json(rules: Ruleset, entry: ActionEvent) -> dict[str, Any]:
     kind = entry.kind
     match entry:
         case ContractAnnounced(seat, contract, trump):
-            return {"kind": kind, "seat": seat, "contract": contract, "trump": None if trump is None else SUITS[trump]}
+            return {"kind": kind, "seat": seat, "contract": contract, "trump": None if trump is None else SUITS[trump],
+                    "label": contract_text(contract, False, trump, rules)}
         case MajorAnnounced(seat, contract):
-            return {"kind": kind, "seat": seat, "contract": contract}
+            return {"kind": kind, "seat": seat, "contract": contract, "label": _major_label(contract)}
         case Exchanged(seat, _, discard, take):
             return {"kind": kind, "seat": seat, "discard": format_cards(discard or ()), "take": format_cards(take or ())}
         case Played(seat, card) | Revoked(seat, card):
@@ -56,11 +63,18 @@ def _act_json(entry: ActionEvent) -> dict[str, Any]:
     raise TypeError(f"{entry!r} is no action")
 
 
-def _result_json(r: DealResult) -> dict[str, Any]:
-    """A deal result for the page: ``contract`` is the label the page shows ("hearts major")."""
+def _major_label(contract: str | None) -> str | None:
+    """A major announcement's label ("hearts major"); None for a pass."""
+    return None if contract is None else contract_text(contract, True, None)
+
+
+def _result_json(rules: Ruleset, r: DealResult) -> dict[str, Any]:
+    """A deal result for the page: ``contract`` is the wire's label ("hearts major"), ``label`` the
+    text the page shows."""
     return {
         "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer, "declarer": r.declarer,
         "caller": r.caller, "contract": r.label, "trump": None if r.trump is None else SUITS[r.trump],
+        "label": contract_text(r.contract, r.major, r.trump, rules),
         "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
     }
 
@@ -70,15 +84,17 @@ def _cards(cards: Any) -> str | None:
     return None if cards is None else " ".join(format_cards(cards))
 
 
-def view_frame(view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
+def view_frame(rules: Ruleset, view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
     """``view`` as the board draws it, after the action ``act``; ``ended``: the deal that the view
     was taken at the end of."""
+    name = view.contract_name
     frame = {
         "act": act,
         "phase": view.phase.name.lower(),
         "deal": view.deal_no, "redeal": view.redeal, "tiebreak": view.tiebreak,
         "dealer": view.dealer, "caller": view.caller, "declarer": view.declarer,
         "contract": view.contract, "trump": None if view.trump is None else SUITS[view.trump],
+        "label": None if name is None else contract_text(name, view.major, view.trump, rules),
         "to_act": view.to_act,
         "hands": [_cards(h) for h in view.hands],
         "talon": _cards(view.talon),
@@ -100,17 +116,25 @@ def view_frame(view: View, act: dict[str, Any], ended: DealResult | None = None)
         # The view was taken as the deal ended, before the next one was dealt; the game has already
         # moved its counters (deal number, next caller) on, so the deal's own result says which it was.
         frame.update(deal=ended.deal_no, redeal=ended.redeal, tiebreak=ended.tiebreak, dealer=ended.dealer,
-                     caller=ended.caller, declarer=ended.declarer, result=_result_json(ended))
+                     caller=ended.caller, declarer=ended.declarer, result=_result_json(rules, ended))
         if not view.finished:
             frame.update(phase="end", to_act=-1)
     return frame
 
 
-def live_frame(view: View) -> dict[str, Any]:
-    """The frame of a live game's view (the spectator's, server/watch.py). A finished game has moved
-    its deal counter past its last deal: it is drawn as that deal ended ("Deal 18 of 18", not 19)."""
+def live_frame(rules: Ruleset, view: View) -> dict[str, Any]:
+    """The frame of a live game's view (the spectator's, server/watch.py), with the deal's
+    announcements, which the live page lists. A finished game has moved its deal counter past its
+    last deal: it is drawn as that deal ended ("Deal 18 of 18", not 19)."""
     ended = view.results[-1] if view.finished and view.results else None
-    return view_frame(view, {"kind": "live"}, ended)
+    frame = view_frame(rules, view, {"kind": "live"}, ended)
+    # A contract's trump is the view's: the suit named with it (a major settled later could change
+    # the trump, but no ruleset has both majors and a contract whose declarer names the suit).
+    frame["announcements"] = [
+        {"seat": seat, "kind": kind,
+         "label": contract_text(name, False, view.trump, rules) if kind == ContractAnnounced.kind else _major_label(name)}
+        for seat, kind, name in view.announcements]
+    return frame
 
 
 def game_frames(game: Game) -> list[dict[str, Any]]:
@@ -132,19 +156,20 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
 
     fresh = Game(game.rules, seed=game.seed, first_dealer=first.dealer, deal_source=source)
     box.append(fresh)
-    frames = [view_frame(project(fresh, FULL), {"kind": "deal"})]
+    rules = game.rules
+    frames = [view_frame(rules, project(fresh, FULL), {"kind": "deal"})]
     for entry in log:
         if not isinstance(entry, ACTION_EVENTS):
             continue
         before = len(fresh.log)
         fresh.apply(entry.seat, logged_action(game.rules, entry))
-        act = _act_json(entry)
+        act = _act_json(rules, entry)
         result = next((e.result for e in fresh.log[before:] if isinstance(e, DealScored)), None)
         if ended:
-            frames.append(view_frame(ended.pop(), act, result))
-            frames.append(view_frame(project(fresh, FULL), {"kind": "deal"}))
+            frames.append(view_frame(rules, ended.pop(), act, result))
+            frames.append(view_frame(rules, project(fresh, FULL), {"kind": "deal"}))
         else:
-            frames.append(view_frame(project(fresh, FULL), act, result))
+            frames.append(view_frame(rules, project(fresh, FULL), act, result))
     if fresh.log != log:
         raise FramesError("stepping through the log did not give the logged game back")
     return frames
@@ -158,7 +183,7 @@ def scoresheet(rules: Ruleset, results: Sequence[DealResult], totals: Sequence[i
     deals = []
     for r in results:
         running = [t + p for t, p in zip(running, r.points)]
-        deals.append(_result_json(r) | {"totals": running})
+        deals.append(_result_json(rules, r) | {"totals": running})
     return {"contracts": [c.name for c in rules.contracts], "deals": deals, "totals": list(totals)}
 
 

@@ -91,7 +91,7 @@ def render_in_worker(job: Job) -> Rendered | None:
     update = finished_update(_store, job.game, replayed)
     if job.encoding is Encoding.PROTO:
         return update.SerializeToString()
-    board = {"frames": game_frames(replayed)} if job.game.full else {"frame": live_frame(project(replayed, SPECTATOR))}
+    board = {"frames": game_frames(replayed)} if job.game.full else {"frame": live_frame(replayed.rules, project(replayed, SPECTATOR))}
     return web_update(update, board | {"scoresheet": scoresheet(replayed.rules, replayed.results, replayed.totals)})
 
 

@@ -8,8 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from mizerka_engine.cards import SUITS
-from mizerka_engine.events import DealResult
+from mizerka_engine.events import DealResult, contract_text
 from mizerka_engine.rules import Ruleset
 from server.text import printable
 
@@ -33,8 +32,7 @@ def render_scoresheet(rules: Ruleset, results: Sequence[DealResult], names: Sequ
     for i, r in enumerate(results, 1):
         for s in range(n):
             totals[s] += r.points[s]
-        info = rules.contract(r.contract)
-        contract = r.label + (f" ({SUITS[r.trump]})" if r.trump is not None and info is not None and info.names_trump else "")
+        contract = contract_text(r.contract, r.major, r.trump, rules)
         if r.void:
             contract += f" VOID (revoke by {printable(names[r.revoker or 0])})"
         if r.tiebreak:

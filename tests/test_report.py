@@ -22,17 +22,20 @@ from typing import Any
 
 import pytest
 
-from mizerka_engine.cards import mask_cards
-from mizerka_engine.events import ACTION_EVENTS, Dealt, TrickTaken
+from mizerka_engine.cards import SUIT_NAMES, mask_cards
+from mizerka_engine.events import ACTION_EVENTS, ContractAnnounced, Dealt, TrickTaken, contract_text
 from mizerka_engine.game import Game, Phase, Play
 from mizerka_engine.rules import PRESETS, load_ruleset
+from mizerka_engine.views import FULL, project_events
+from server import matchlog
+from server.logverify import replay_log
 from server.policies import random_action
 from server.store import Store
 from tournaments.config import load_league
-from tournaments.report import embed_json, game_frames, load_game, page_name, render_page
+from tournaments.report import copy_assets, embed_json, game_frames, game_page_data, load_game, page_name, render_page
 from tournaments.store import LeagueStore
 
-from browser import launch, new_page
+from browser import Labels, assert_board_shows, board_contracts, launch, mark, new_page, relabel
 from harness import ROOT, need_sandbox
 
 BIN = Path(sys.executable).parent
@@ -88,6 +91,7 @@ def test_stepping_through_a_game_shows_every_action_and_every_deal_end(preset: s
     for f, r in zip(ended, game.results):
         assert f["phase"] == ("over" if f is frames[-1] else "end")
         assert (f["result"]["points"], f["deal"], f["declarer"]) == (list(r.points), r.deal_no, r.declarer)
+        assert f["result"]["label"] == contract_text(r.contract, r.major, r.trump, game.rules)
         if not r.void:  # the deal is shown as it ended: its last trick complete, with its winner
             assert len(f["tricks"]) == game.rules.tricks and f["tricks"][-1]["winner"] is not None
             assert f["tricks_won"] == list(r.tricks)
@@ -115,6 +119,51 @@ def test_stepping_covers_void_deals_and_tie_breaks() -> None:
         if kinds == {"void", "tiebreak"}:
             return
     pytest.fail(f"300 random games showed only {sorted(kinds)}")
+
+
+def test_contract_text_names_the_suit_only_where_the_declarer_names_it() -> None:
+    """The one text of a contract (the pages, the score sheets, the game's story): its label, with
+    the suit where the declarer named it, and "major"; with no ruleset any suit given (an action
+    as sent)."""
+    for preset in PRESETS:
+        rules = load_ruleset(preset)
+        for c in rules.contracts:
+            for trump in (None, 0, 1, 2, 3):
+                named = c.names_trump and trump is not None
+                assert contract_text(c.name, False, trump, rules) == (f"{c.name} ({SUIT_NAMES[trump]})" if named else c.name)
+                assert contract_text(c.name, True, trump, rules).startswith(f"{c.name} major")
+            assert contract_text(c.name, True, None, rules) == f"{c.name} major"
+        # A live frame labels an announced contract with the view's trump (server/frames.py): no major
+        # settled after it can have changed the suit its declarer named.
+        assert not (rules.majors and any(c.names_trump for c in rules.contracts))
+    assert contract_text("hearts", False, 1) == "hearts (hearts)"
+    assert contract_text("trumps", False, 3, load_ruleset("trjamann")) == "trumps (clubs)"
+
+
+def _label_game(preset: str) -> Game:
+    """A random game of ``preset`` with every kind of contract text it has: a suit named (every
+    game plays each contract, `trumps` too), and a major played where the ruleset has majors."""
+    for seed in range(50):
+        game = _play_randomly(preset, seed)
+        if not game.rules.majors or any(r.major for r in game.results):
+            return game
+    raise AssertionError(f"50 random games of {preset} played no major")
+
+
+def test_a_log_written_before_the_major_flag_gives_the_same_pages() -> None:
+    """An old log (a major's contract as "hearts major", no flag): its pages, labels and all, are
+    those of the game (frames are made from the log, so a page of an old game has the labels too)."""
+    game = _label_game("manni-major")
+    stored = [matchlog.entry_to_json(e) for e in project_events(game, FULL)]
+    for entry in stored:
+        if entry["kind"] == "settled":
+            entry["contract"] += " major" if entry.pop("major") else ""
+        elif entry["kind"] == "result":
+            entry["result"]["contract"] += " major" if entry["result"].pop("major") else ""
+    assert any(e["kind"] == "settled" and e["contract"].endswith(" major") for e in stored)
+    old = replay_log(game.rules, game.seed, [matchlog.entry_from_json(e) for e in stored])
+    names = ["a", "b", "c"]
+    assert game_page_data(old, names) == game_page_data(game, names)
 
 
 def test_report_needs_a_played_league(tmp_path: Path) -> None:
@@ -345,6 +394,32 @@ def test_the_report_in_a_browser(site: dict[str, Any], browser: Any, http_site: 
     page.wait_for_selector("#standings")
     assert problems == []
     page.close()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_replay_page_shows_each_contract_as_the_data_labels_it(preset: str, browser: Any, tmp_path: Path) -> None:
+    """Every preset: on a game's replay page each announcement, the deal line, each deal's end and
+    the score sheet show what contract_text makes of the game's log (a suit named with `trumps`,
+    "major"); and a page whose data carries other labels shows those: the board composes none."""
+    game = _label_game(preset)
+    want = Labels.of(game)
+    if any(c.names_trump for c in game.rules.contracts):
+        assert {f"trumps ({SUIT_NAMES[e.trump]})" for e in game.log if isinstance(e, ContractAnnounced) and e.trump is not None
+                and e.contract == "trumps"} & set(want.announced) & set(want.results), "no suit named"
+    assert any(label.endswith(" major") for label in want.results) == game.rules.majors
+    data = {"league": "labels", "key": preset, "match_id": "m-labels", "index": "../index.html"} | game_page_data(
+        game, [f"p{s}" for s in range(game.rules.players)])
+    copy_assets(tmp_path)
+    (tmp_path / "matches").mkdir()
+    for name, page_data, labels in (("real", data, want), ("marked", relabel(data), want.marked(mark))):
+        path = tmp_path / "matches" / f"{name}.html"
+        path.write_text(render_page("match", preset, page_data, "../"), encoding="utf-8")
+        page, problems = new_page(browser)
+        page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready]")
+        assert_board_shows(board_contracts(page, data["frames"]), data["frames"], game.results, labels)
+        assert problems == []
+        page.close()
 
 
 def test_the_report_works_from_files(site: dict[str, Any], browser: Any) -> None:

@@ -27,27 +27,28 @@ from google.protobuf import json_format
 from test_league import MIZERKA, league_file
 
 from mizerka_engine.actions import Exchange
-from mizerka_engine.cards import format_card, parse_card
-from mizerka_engine.events import ACTION_EVENTS
+from mizerka_engine.cards import SUITS, format_card, parse_card
+from mizerka_engine.events import ACTION_EVENTS, contract_text
 from mizerka_engine.game import Game
-from mizerka_engine.rules import load_ruleset
+from mizerka_engine.rules import PRESETS, Ruleset, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
-from mizerka_proto import arena_pb2, referee_pb2
+from mizerka_proto import arena_pb2, game_pb2, referee_pb2
 from server import protocol, web_json, wire_events
-from server.frames import live_frame
+from server.frames import game_frames, live_frame
 from server.logverify import logged_action
 from server.records import replay_stored
 from server.store import Store
 from server.web import Framer
 from server.web_json import web_update
 
-from browser import launch, new_page
+from browser import Labels, assert_board_shows, board_contracts, launch, mark, new_page, relabel
 from harness import HELD_CLOCK, ROOT, Admin, Gates, Referee, referee
 from test_protocol import allowed_event_cards, proto_cards
 
 # Records every server-sent event the page receives, before the page's own script runs, and the
 # cards the page shows once it has drawn each (every card the board draws carries data-card): where
-# (hands, talon, the current trick, anywhere at all) and the hands' "hidden: N cards".
+# (hands, talon, the current trick, anywhere at all) and the hands' "hidden: N cards"; and the
+# contract texts it shows: the deal line's, the announcements' and the score sheet's.
 RECORDER = """
 window.__received = [];
 window.__shown = [];
@@ -62,7 +63,10 @@ window.EventSource = class extends Original {
                             hands: cardsIn(".hand [data-card]"), talon: cardsIn("#talon [data-card]"),
                             trick: cardsIn("#current-trick [data-card]"),
                             hidden: [...document.querySelectorAll(".hand .hidden-hand")].map((h) => h.textContent),
-                            deal: (document.querySelector("#deal-line .deal-no") || {}).textContent });
+                            deal: (document.querySelector("#deal-line .deal-no") || {}).textContent,
+                            contract: (document.querySelector("#deal-line strong") || {}).textContent,
+                            announced: (document.querySelector("p.announcements") || {}).textContent,
+                            sheet: [...document.querySelectorAll("#scoresheet tbody tr")].map((r) => r.cells[3].textContent) });
     }, ...rest);
   }
 };
@@ -123,7 +127,7 @@ def _spectator_states(store: Store, match_id: str, names: list[str]) -> dict[byt
     def note() -> None:
         view = project(game, SPECTATOR)
         key = protocol.view_to_proto(view, names).SerializeToString(deterministic=True)
-        states[key] = SpectatorState(cards_in(view) | allowed_event_cards(game, SPECTATOR), json.loads(json.dumps(live_frame(view))))
+        states[key] = SpectatorState(cards_in(view) | allowed_event_cards(game, SPECTATOR), json.loads(json.dumps(live_frame(rules, view))))
 
     note()
     for event in full.log:
@@ -214,7 +218,125 @@ def test_following_a_match_in_the_browser(tmp_path: Path, browser: Any) -> None:
             assert drawn["talon"] == (list(update.view.talon) if update.view.talon_known else [])
             assert drawn["hands"] == [] and drawn["hidden"] == [
                 f"hidden: {p.hand_count} card{'' if p.hand_count == 1 else 's'}" for p in update.view.players]
+            _assert_live_labels(load_ruleset("mizerka-short"), names, update.view, frame, drawn)
         assert all(p.hand_count and not p.hand for u in updates[:1] for p in u.view.players)
+
+
+def _live_labels(rules: Ruleset, view: game_pb2.SeatView) -> tuple[str | None, list[str | None]]:
+    """A live view's contract and its announcements (None: a pass) as contract_text makes them
+    from the wire's view, apart from server/frames.py."""
+    trump = SUITS.index(view.trump) if view.trump else None
+    contract = contract_text(view.contract_name, view.contract_major, trump, rules) if view.contract_name else None
+    return contract, [contract_text(a.contract, False, trump, rules) if a.kind == game_pb2.ANNOUNCEMENT_KIND_CONTRACT
+                      else contract_text(a.contract, True, None) if a.contract else None for a in view.announcements]
+
+
+def _shown_live(names: list[str], frame: dict[str, Any], sheet: dict[str, Any]) -> dict[str, Any]:
+    """The contract texts the live page draws from an update's ``frame`` and score ``sheet``: its
+    labels, which the page only displays (the deal line, "Announced: ...", each deal's row)."""
+    said = [f"{names[a['seat']]}: {'passes' if a['label'] is None else a['label']}" for a in frame["announcements"]]
+    return {"contract": "not chosen yet" if frame["label"] is None else frame["label"],
+            "announced": f"Announced: {'; '.join(said)}" if said else None, "sheet": [d["label"] for d in sheet["deals"]]}
+
+
+def _assert_live_labels(rules: Ruleset, names: list[str], view: game_pb2.SeatView, frame: dict[str, Any],
+                        drawn: dict[str, Any], sheet: dict[str, Any] | None = None) -> None:
+    """A live update's frame labels its contract and announcements as contract_text makes them from
+    the update's view, and the page drew those labels (and the score sheet's, if given)."""
+    contract, announced = _live_labels(rules, view)
+    assert (frame["label"], [a["label"] for a in frame["announcements"]]) == (contract, announced)
+    shown = _shown_live(names, frame, sheet or {"deals": []})
+    assert (drawn["contract"], drawn.get("announced")) == (shown["contract"], shown["announced"])
+    if sheet is not None:
+        _assert_sheet(drawn["sheet"], sheet["deals"], shown["sheet"])
+
+
+def _assert_sheet(rows: list[str], deals: list[dict[str, Any]], labels: list[str]) -> None:
+    """The score sheet's contract cells are the ``labels``, a void or tie-break deal's with its note after it."""
+    assert len(rows) == len(deals) == len(labels)
+    for row, d, label in zip(rows, deals, labels):
+        assert row == label or (d["void"] or d["tiebreak"]) and row.startswith(f"{label} "), (row, label)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_page_shows_each_contract_as_the_data_labels_it(preset: str, tmp_path: Path, browser: Any) -> None:
+    """Every preset, a league-like match of real bots (announcing every major they may): each live
+    update labels its contract and announcements as contract_text makes them from the update's own
+    view, and the page draws those labels; at the end the score sheet shows each stored deal's
+    (a suit named with `trumps`, "major"). A feed whose labels are changed shows the changed ones:
+    the page composes no contract text. Once public, the step-through shows the game's labels."""
+    rules = load_ruleset(preset)
+    names = [f"lab{i}" for i in range(rules.players)]
+    with referee(tmp_path, "--http-port", "0") as ref:
+        base = f"http://127.0.0.1:{web_port(ref)}"
+        admin = Admin(ref.address)
+        bots = [admin.register(name) for name in names]
+        request = arena_pb2.CreateMatchRequest(preset=preset, seed_text="labels", games=1, seats=[b for b, _ in bots],
+                                               group="labels")
+        match_id = admin.stub.CreateMatch(request, metadata=admin.metadata).match_id
+        page, problems = new_page(browser)
+        page.add_init_script(RECORDER)
+        page.goto(f"{base}/match/{match_id}")
+        page.wait_for_selector("body[data-ready]")
+        for _, token in bots:
+            ref.protobot(token, "eager:5")
+        page.wait_for_selector("body[data-state='sealed']", timeout=120_000)
+        live = page.evaluate("window.__received")
+        shown = page.evaluate("window.__shown")
+        store = Store(ref.db)
+        try:
+            row = store.match(match_id)
+            assert row is not None
+            game = replay_stored(store, row, 0)
+        finally:
+            store.close()
+        want = Labels.of(game)
+        if any(c.names_trump for c in rules.contracts):
+            assert any(label.startswith("trumps (") for label in want.results), want.results
+        assert any(label.endswith(" major") for label in want.results) == rules.majors, want.results
+        updates = [(json.loads(d), drawn) for (kind, d), drawn in zip(live, shown) if kind == "update"]
+        assert updates
+        for data, drawn in updates:
+            view = json_format.ParseDict(data["view"], game_pb2.SeatView())
+            _assert_live_labels(rules, names, view, data["frame"], drawn, data["scoresheet"])
+        last_data, last_drawn = updates[-1]
+        assert last_data["game_over"] and [d["label"] for d in last_data["scoresheet"]["deals"]] == want.results
+        _assert_sheet(last_drawn["sheet"], last_data["scoresheet"]["deals"], want.results)
+        page.close()
+
+        # The same feed with every label changed: the page shows the changed labels.
+        marked, problems_marked = new_page(browser)
+        feed = f"{base}/api/match/{match_id}/feed"
+
+        def relabelled(route: Any) -> None:
+            answer = route.fetch()
+            lines = [f"data: {json.dumps(relabel(json.loads(line[6:])))}" if line.startswith("data: ") else line
+                     for line in answer.text().split("\n")]
+            route.fulfill(response=answer, body="\n".join(lines))
+
+        marked.route(feed, relabelled)
+        marked.add_init_script(RECORDER)
+        marked.goto(f"{base}/match/{match_id}")
+        marked.wait_for_selector("body[data-state='sealed'] #scoresheet tbody tr", timeout=30_000)
+        received = marked.evaluate("window.__received")
+        drawn = marked.evaluate("window.__shown")[[kind for kind, _ in received].index("update")]
+        data = json.loads(next(d for kind, d in received if kind == "update"))
+        assert data["frame"]["label"] == mark(last_data["frame"]["label"])
+        assert {k: drawn.get(k) for k in ("contract", "announced")} == {
+            k: v for k, v in _shown_live(names, data["frame"], data["scoresheet"]).items() if k != "sheet"}
+        _assert_sheet(drawn["sheet"], data["scoresheet"]["deals"], [mark(label) for label in want.results])
+        marked.close()
+
+        # Public: the step-through of the stored game, as the report's.
+        admin.stub.PublishMatches(arena_pb2.PublishMatchesRequest(group="labels"), metadata=admin.metadata)
+        page, problems_public = new_page(browser)
+        page.goto(f"{base}/match/{match_id}")
+        page.wait_for_selector("body[data-state='public'] #step-counter", timeout=30_000)
+        frames = game_frames(game)
+        assert_board_shows(board_contracts(page, frames), frames, game.results, want)
+        closed = f"request failed: {feed}"  # the page closes the feed at its end
+        assert [p for p in problems + problems_marked + problems_public if p != closed] == []
+        page.close()
 
 
 def _steps_through(page: Any, shot: Path) -> None:

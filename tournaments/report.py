@@ -249,10 +249,7 @@ def _write_site(store: LeagueStore, league: League, out: Path, group: str, reaso
     """The pages, then the manifest: none of the folder is served while it is being rewritten."""
     (out / MANIFEST).unlink(missing_ok=True)
     (out / "matches").mkdir(parents=True, exist_ok=True)
-    (out / "assets").mkdir(parents=True, exist_ok=True)
-    for folder, names in ((ASSETS, ASSET_FILES), (BOARD_ASSETS, BOARD_FILES)):
-        for name in names:
-            shutil.copyfile(folder / name, out / "assets" / name)
+    copy_assets(out)
     files: dict[str, str | None] = {"index.html": None, **{f"assets/{name}": None for name in ASSET_FILES + BOARD_FILES}}
     summary = ReportSummary(out, unfinished=reason)
     result = load_results(store, league)
@@ -301,6 +298,14 @@ def _write_site(store: LeagueStore, league: League, out: Path, group: str, reaso
     return summary
 
 
+def copy_assets(out: Path) -> None:
+    """The report's scripts and styles and the board's into ``out/assets``, where its pages load them."""
+    (out / "assets").mkdir(parents=True, exist_ok=True)
+    for folder, names in ((ASSETS, ASSET_FILES), (BOARD_ASSETS, BOARD_FILES)):
+        for name in names:
+            shutil.copyfile(folder / name, out / "assets" / name)
+
+
 def _initial_ordinal() -> float:
 
     return float(PlackettLuce().rating().ordinal())
@@ -311,11 +316,13 @@ def _match_page(store: Store, league: League, row: dict[str, Any]) -> dict[str, 
     names = list(row["seats"]) if len(row["seats"]) == rules.players else registered
     if list(game.totals) != list(row["totals"]):
         raise ReportError(f"the replayed totals {list(game.totals)} differ from the stored result {row['totals']}")
-    frames = game_frames(game)
-    data = {
-        "league": league.name, "key": row["key"], "unit": row["unit"], "match_id": row["match_id"],
-        "seed": str(game.seed), "preset": rules.preset, "rules": rules.describe(), "names": names,
-        "registered": registered, "totals": list(game.totals), "faults": row["faults"],
-        "scoresheet": scoresheet(game.rules, game.results, game.totals), "frames": frames,
-    }
-    return data
+    return {"league": league.name, "key": row["key"], "unit": row["unit"], "match_id": row["match_id"],
+            "registered": registered, "faults": row["faults"]} | game_page_data(game, names)
+
+
+def game_page_data(game: Game, names: list[str]) -> dict[str, Any]:
+    """What a game's replay page draws of the game itself: its every step (server/frames.py) and
+    its score sheet, between seats ``names``."""
+    return {"seed": str(game.seed), "preset": game.rules.preset, "rules": game.rules.describe(), "names": names,
+            "totals": list(game.totals), "scoresheet": scoresheet(game.rules, game.results, game.totals),
+            "frames": game_frames(game)}

@@ -13,14 +13,14 @@ from typing import Any
 import typer
 
 from mizerka import stdio
-from mizerka_engine.events import contract_label
+from mizerka_engine.events import contract_text
 from mizerka_engine.rules import Ruleset
 from mizerka_proto import events_pb2, referee_pb2
 from server.commands import usage_error
 from server.describe import EventText, default_text, describe_action, signed, strike_text
 from server.logverify import Divergence
 from server.matchlog import GameLog
-from server.protocol import action_from_proto
+from server.protocol import action_from_proto, suit_from_text
 from server.referee.offline import SeatMessage, refeed, seat_messages
 from server.text import printable
 from server.wire_events import event_from_proto
@@ -64,11 +64,11 @@ def _decision_text(request: Any, step: Any) -> list[str]:
     out = [f"  turn {request.turn} ({step.where}): your hand: {' '.join(me.hand) or 'no cards seen yet'}"]
     kind = request.kind
     if kind == referee_pb2.DECISION_KIND_CONTRACT:
-        options = [a.choose_contract.contract + (f" {a.choose_contract.trump}" if a.choose_contract.trump else "")
-                   for a in request.legal_actions]
+        options = [contract_text(c.contract, False, suit_from_text(c.trump, "choose_contract.trump"))
+                   for c in (a.choose_contract for a in request.legal_actions)]
         out.append(f"    you may announce: {', '.join(options)}")
     elif kind == referee_pb2.DECISION_KIND_MAJOR:
-        options = [contract_label(a.announce_major.contract, True) for a in request.legal_actions if a.announce_major.contract]
+        options = [contract_text(a.announce_major.contract, True, None) for a in request.legal_actions if a.announce_major.contract]
         out.append(f"    you may announce {' or '.join(options + ['pass'])}")
     elif kind == referee_pb2.DECISION_KIND_EXCHANGE:
         talon = f"; the talon: {' '.join(request.exchange.talon)}" if request.exchange.pick else ""

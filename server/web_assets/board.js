@@ -67,10 +67,9 @@
     return el("span", { class: "cards" }, list.map(function (c) { return card(c, classOf ? classOf(c) : ""); }));
   }
 
-  function contractText(contract, trump) {
-    if (!contract) return "not chosen yet";
-    return contract + (trump && contract.indexOf("trumps") === 0 ? " (" + SUIT_NAME[trump] + ")" : "");
-  }
+  /* A contract as the frame labels it (server/frames.py: "trumps (hearts)", "hearts major"): the
+   * board shows the label it is given and composes no contract text of its own. */
+  function contractText(label) { return label === null || label === undefined ? "not chosen yet" : label; }
 
   // ------------------------------------------------------------------------------------ board
   /* The board of a game between ``names`` of ``deals`` deals: ``show(frame, sheet)`` draws a frame
@@ -120,7 +119,7 @@
           (f.redeal ? " (dealt again)" : "") }),
         " \u00b7 declarer ", el("span", { class: "name", text: who(f.declarer) }),
         " \u00b7 dealer ", el("span", { class: "name", text: who(f.dealer) }),
-        " \u00b7 contract ", el("strong", { text: contractText(f.contract, f.trump) }),
+        " \u00b7 contract ", el("strong", { text: contractText(f.label) }),
         " \u00b7 ", el("span", { id: "phase", "data-phase": f.phase, text: f.phase === "end" ? "deal over" : f.phase === "over" ? "game over" : f.phase })
       ]);
       dealLine.setAttribute("data-deal", dealIndex(f));
@@ -222,7 +221,7 @@
       var r = f.result;
       append(resultBox, el("section", { class: "panel result" },
         el("h3", { text: (f.finished ? "Last deal over, game over" : "Deal " + (r.deal + 1) + " over") }),
-        el("p", null, contractText(r.contract, r.trump) + ", declarer ", el("span", { class: "name", text: who(r.declarer) }),
+        el("p", null, contractText(r.label) + ", declarer ", el("span", { class: "name", text: who(r.declarer) }),
           r.void ? " \u2014 void: revoke by " : "", r.void ? el("span", { class: "name", text: who(r.revoker) }) : null),
         el("ul", null, names.map(function (name, s) {
           return el("li", null, el("span", { class: "name", text: name }),
@@ -234,7 +233,7 @@
       var at = dealIndex(f);
       clear(sheetBody);
       sheet.deals.forEach(function (r, i) {
-        var contract = contractText(r.contract, r.trump) + (r.void ? " \u2014 void, revoke by " + who(r.revoker) : "") +
+        var contract = contractText(r.label) + (r.void ? " \u2014 void, revoke by " + who(r.revoker) : "") +
           (r.tiebreak ? " (tie-break)" : "");
         append(sheetBody, el("tr", {
           "data-deal": i, title: onDeal ? "go to this deal" : null, on: onDeal ? { click: function () { onDeal(i); } } : null,
@@ -318,11 +317,11 @@
       if (a.kind === "deal") {
         var what = f.tiebreak ? "Tie-break deal" : f.redeal ? "Deal " + (f.deal + 1) + " dealt again" : "Deal " + (f.deal + 1);
         return [what + " dealt: ", el("span", { class: "name", text: who(f.caller) }),
-                f.phase === "contract" ? " chooses the contract" : " declares " + contractText(f.contract, f.trump)];
+                f.phase === "contract" ? " chooses the contract" : " declares " + contractText(f.label)];
       }
       var actor = el("span", { class: "name", text: who(a.seat) });
-      if (a.kind === "contract") return [actor, " announces ", el("strong", { text: contractText(a.contract, a.trump) })];
-      if (a.kind === "major") return a.contract ? [actor, " announces ", el("strong", { text: a.contract + " major" })]
+      if (a.kind === "contract") return [actor, " announces ", el("strong", { text: contractText(a.label) })];
+      if (a.kind === "major") return a.label !== null ? [actor, " announces ", el("strong", { text: contractText(a.label) })]
         : [actor, " passes (no major)"];
       if (a.kind === "exchange") {
         var discard = a.discard, take = a.take;

@@ -32,7 +32,6 @@ async function getJson(url) {
 }
 
 function link(href, text) { return el("a", { href, text }); }
-function enumName(value, prefix) { return String(value || "").replace(prefix, "").toLowerCase().replace(/_/g, " "); }
 
 // ------------------------------------------------------------------------------- the arena
 function matchRows(matches) {
@@ -86,7 +85,8 @@ function renderGame(u) {
                                hash: `game=${u.game_number + 1}&` });
     return box;
   }
-  const announcements = u.view.announcements.map((a) => `${names[a.seat]}: ${enumName(a.kind, "ANNOUNCEMENT_KIND_")} ${a.contract}`);
+  // The deal's announcements as the frame labels them ("trumps (hearts)", "hearts major"; null: a pass).
+  const announcements = u.frame.announcements.map((a) => `${names[a.seat]}: ${a.label === null ? "passes" : a.label}`);
   if (announcements.length) box.append(el("p", { cls: "announcements", text: `Announced: ${announcements.join("; ")}` }));
   const board = MizerkaBoard.board(names, u.ruleset.deals);
   board.show(u.frame, u.scoresheet);

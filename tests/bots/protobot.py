@@ -3,6 +3,7 @@
 Usage: protobot.py MODE  (server and token from MIZERKA_SERVER / MIZERKA_TOKEN)
   play          answer every decision at once with the first legal action (an empty exchange)
   slow:MS       the same after MS milliseconds
+  eager:MS      slow:MS, but announcing the first major it may (manni-major) rather than passing
   spy:PATH      play, and write every message received to PATH (one text-format message per line)
   hang          read everything, never answer
   garbage:PATH  answer each decision with junk first (no action, a card that is not a card, a stale
@@ -30,10 +31,10 @@ from google.protobuf import text_format
 from mizerka_proto import game_pb2, referee_pb2, referee_pb2_grpc
 
 
-def legal(request: referee_pb2.DecisionRequest) -> game_pb2.Action:
+def legal(request: referee_pb2.DecisionRequest, eager: bool = False) -> game_pb2.Action:
     if request.kind == referee_pb2.DECISION_KIND_EXCHANGE:
         return game_pb2.Action(turn=request.turn, exchange_cards=game_pb2.ExchangeCards())
-    if request.kind == referee_pb2.DECISION_KIND_MAJOR:
+    if request.kind == referee_pb2.DECISION_KIND_MAJOR and not eager:  # the majors come before the pass
         return game_pb2.Action(turn=request.turn, announce_major=game_pb2.AnnounceMajor())
     return request.legal_actions[0]
 
@@ -91,11 +92,11 @@ def main() -> None:
                 continue
             if mode == "die" and decisions == int(arg):
                 os._exit(3)
-            if mode == "slow":
+            if mode in ("slow", "eager"):
                 import time
 
                 time.sleep(int(arg) / 1000)
-            for action in (junk(request) if mode == "garbage" else []) + [legal(request)]:
+            for action in (junk(request) if mode == "garbage" else []) + [legal(request, mode == "eager")]:
                 outbox.put(referee_pb2.BotMessage(action=action))
     except grpc.RpcError as e:
         print(f"protobot: stream ended: {e.code().name}: {e.details()}", file=sys.stderr)

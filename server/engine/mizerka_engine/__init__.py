@@ -23,6 +23,7 @@ from mizerka_engine.events import (
     Settled,
     TrickTaken,
     contract_label,
+    contract_text,
 )
 from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, ranks
 from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
@@ -57,6 +58,7 @@ __all__ = [
     "Ruleset",
     "card_mask",
     "contract_label",
+    "contract_text",
     "format_card",
     "format_cards",
     "load_ruleset",

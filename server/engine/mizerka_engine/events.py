@@ -15,13 +15,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
-from mizerka_engine.rules import PRESETS
+from mizerka_engine.cards import SUIT_NAMES
+from mizerka_engine.rules import PRESETS, Ruleset
 
 
 def contract_label(name: str, major: bool) -> str:
-    """The contract as people read it ("hearts", "hearts major"): the one place the label is made.
+    """The contract as the wire names it ("hearts", "hearts major"): the one place the label is made.
     Code carries the ruleset's name and a ``major`` flag; only text and the wire show the label."""
     return f"{name} major" if major else name
+
+
+def contract_text(name: str, major: bool, trump: int | None, rules: Ruleset | None = None) -> str:
+    """The contract as people read it on the pages, in reports and in a game's story: its label
+    (:func:`contract_label`) with the trump suit the declarer named, "trumps (hearts)", "hearts
+    major". The one place this text is made, so the board, the score sheets and the texts agree.
+
+    With ``rules`` the suit shows only for a contract whose declarer names it (an event's ``trump``
+    is also a contract's own, "hearts" trumps hearts); without, a ``trump`` given is taken as named
+    (an action as a seat sent it, a log line as written)."""
+    label = contract_label(name, major)
+    if trump is None:
+        return label
+    if rules is not None:
+        info = rules.contract(name)
+        if info is None or not info.names_trump:
+            return label
+    return f"{label} ({SUIT_NAMES[trump]})"
 
 
 class DealResult(NamedTuple):
