@@ -20,12 +20,11 @@ from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
 from mizerka.connection import Connection
 from mizerka.runtime import Backoff, _Runner
-from mizerka_engine.game import Game
+from mizerka_engine.game import Game, default_action
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server import protocol
-from server.policies import default_action
 
 GOOD = "tok-good"
 HANG = 30  # seconds: a bound against hangs, never a timing assertion

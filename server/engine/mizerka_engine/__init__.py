@@ -23,7 +23,7 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, ranks
+from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, default_action, ranks
 from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "Ruleset",
     "card_mask",
     "contract_label",
+    "default_action",
     "format_card",
     "format_cards",
     "load_ruleset",
