@@ -1,24 +1,12 @@
-"""Built-in in-process players: the referee's documented default action, and a seeded random player.
-
-The default action is what the referee plays for a seat that runs out of time or is forfeited:
-the first contract still open (by the ruleset's order, trumps in the first allowed suit), a pass
-in major rounds, no exchange, and the lowest legal card (by suit S, H, D, C, then rank).
-"""
+"""A built-in in-process player: a seeded random player (the referee's default action is the
+engine's :func:`mizerka_engine.game.default_action`)."""
 
 from __future__ import annotations
 
 import random
 
 from mizerka_engine.cards import mask_cards
-from mizerka_engine.game import Action, Decision, Exchange, Game, Major, Phase
-
-
-def default_action(decision: Decision) -> Action:
-    if decision.kind == Phase.EXCHANGE:
-        return Exchange((), () if decision.pick else None)
-    if decision.kind == Phase.MAJOR:
-        return Major(None)
-    return decision.actions[0]
+from mizerka_engine.game import Action, Exchange, Game, Phase
 
 
 def random_action(game: Game, rng: random.Random) -> Action:

@@ -31,7 +31,7 @@ from mizerka_engine.cards import CARD_TEXT, SUITS, parse_card
 from mizerka_engine.events import (
     DealResult,
 )
-from mizerka_engine.game import Decision, Phase
+from mizerka_engine.game import Decision, Phase, default_action
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import SPECTATOR, View
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
@@ -444,21 +444,24 @@ def decision_to_proto(
         ex.pick = decision.pick
         if decision.pick:
             ex.talon.extend(cards_text(decision.talon))
-    # Concatenated encodings merge into one message: the legal actions and the ruleset are encoded
-    # once per process, then merged in one parse (several times cheaper than building them).
+    # Concatenated encodings merge into one message: the legal actions, the default action and the
+    # ruleset are encoded once per process, then merged in one parse (several times cheaper than
+    # building them).
     if kind == Phase.PLAY:
         play = _PLAY_BYTES
         parts = [play[a.card] for a in decision.actions]  # type: ignore[union-attr]
+        req.takes_trick.extend(decision.takes_trick())
     else:
         parts = [_legal_action_bytes(a) for a in decision.actions]
+    parts.append(_default_action_bytes(default_action(decision)))
     if rules is not None:
         parts.append(ruleset_request_bytes(rules))
     if extra:
         parts.append(extra)
-    if parts:
-        req.MergeFromString(b"".join(parts))
-        for action in req.legal_actions:
-            action.turn = turn
+    req.MergeFromString(b"".join(parts))
+    for action in req.legal_actions:
+        action.turn = turn
+    req.default_action.turn = turn
     return req
 
 
@@ -469,6 +472,12 @@ def _legal_action_bytes(action: Action) -> bytes:
 
 
 _PLAY_BYTES = tuple(_legal_action_bytes(play) for play in PLAYS)  # by card: most decisions are plays
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _default_action_bytes(action: Action) -> bytes:
+    """``action`` (with no turn) as DecisionRequest.default_action on the wire."""
+    return _DecisionRequest(default_action=action_to_proto(action)).SerializeToString()
 
 
 @lru_cache(maxsize=64)

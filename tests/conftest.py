@@ -15,10 +15,9 @@ from hypothesis import HealthCheck, settings
 
 from mizerka_engine.cards import format_cards, mask_cards, parse_card
 from mizerka_engine.dealing import Deal
-from mizerka_engine.game import Action, Exchange, Game, IllegalAction, Phase, Play
+from mizerka_engine.game import Action, Exchange, Game, IllegalAction, Phase, Play, default_action
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import FULL, project
-from server.policies import default_action
 
 # The helper modules that hold shared tests' assertions: pytest explains their failures too.
 pytest.register_assert_rewrite("foreign_bots")

@@ -5,6 +5,9 @@
   and after every action each audience's SeatView converts and discloses exactly the cards the
   engine's projection does (a seat never gets a card its engine view lacks);
 - events carry no card the seat may not know; full records rebuild every deal;
+- every DecisionRequest's default_action is the engine's, legal, and what the referee plays on a
+  timeout; its takes_trick flags are the engine's judgement; both follow from what the request
+  shows the seat (its legal actions, the trick in progress, the trump), so they tell nothing hidden;
 - the committed stubs are what protoc makes of the committed .proto files (no drift), and every
   message, field, enum value, oneof and rpc of the .proto files has a comment.
 """
@@ -32,13 +35,27 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.game import PASS, Choose, Exchange, Game, IllegalAction, Major, Phase, Play, ranks
+from mizerka_engine.game import (
+    PASS,
+    Choose,
+    Exchange,
+    Game,
+    IllegalAction,
+    Major,
+    Phase,
+    Play,
+    default_action,
+    ranks,
+    trick_winner,
+)
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol as P
 from server import wire_events as W
-from server.policies import default_action, random_action
+from server.policies import random_action
+from server.referee.offline import play
+from server.settings import ClockSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTO_DIR = ROOT / "proto"
@@ -98,6 +115,44 @@ def check_contract_and_tricks(msg: game_pb2.SeatView, game: Game) -> None:
     for t in msg.tricks:
         assert t.HasField("winning") and t.winning == book_winner(t, msg.trump)
         assert not t.HasField("winner") or t.winner == t.winning
+
+
+def told_default(req: referee_pb2.DecisionRequest):
+    """DecisionRequest.default_action as the documented rule derives it from the request alone -- the
+    first legal contract, a pass, no exchange, the lowest legal card (suit S, H, D, C, then rank) --
+    so the field holds nothing the seat's own legal actions do not."""
+    if req.kind == referee_pb2.DECISION_KIND_EXCHANGE:
+        return Exchange((), None)
+    if req.kind == referee_pb2.DECISION_KIND_MAJOR:
+        return PASS
+    if req.kind == referee_pb2.DECISION_KIND_PLAY:
+        return Play(min(parse_card(a.play_card.card) for a in req.legal_actions))
+    return P.action_from_proto(req.legal_actions[0])
+
+
+def told_takes(req: referee_pb2.DecisionRequest) -> list[bool]:
+    """DecisionRequest.takes_trick as docs/rules.md §4.5 judges it from the seat's SeatView alone (the
+    trick in progress and the trump, :func:`book_winner`; a lead takes it): it depends on nothing else."""
+    if req.kind != referee_pb2.DECISION_KIND_PLAY:
+        return []
+    view = req.view
+    current = view.tricks[-1] if view.tricks and not view.tricks[-1].HasField("winner") else game_pb2.Trick()
+    out = []
+    for a in req.legal_actions:
+        trick = game_pb2.Trick()
+        trick.CopyFrom(current)
+        trick.plays.add(seat=view.seat, card=a.play_card.card)
+        out.append(book_winner(trick, view.trump) == view.seat)
+    return out
+
+
+def engine_takes(game: Game, card: int) -> bool:
+    """Whether the engine, playing ``card`` for the seat to act on a copy, has that seat winning the
+    trick so far (or taking it, where the card completes it)."""
+    seat, probe = game.to_act, game.copy()
+    probe.apply(seat, Play(card))
+    taken = [e for e in probe.log[len(game.log):] if isinstance(e, TrickTaken)]
+    return (taken[0].winner if taken else trick_winner(probe.trick, probe.trump)) == seat
 
 
 def normal(action):
@@ -277,6 +332,7 @@ def test_random_game_through_the_wire(preset, options):
     encoders = {a: W.EventEncoder(rules) for a in audiences}
     sent = {a: 0 for a in audiences}  # log events already encoded for each audience
     kinds_seen: set[type] = set()
+    flags_seen: set[bool | str] = set()  # takes_trick values seen when following, and "lead"
     turn = 0
 
     def check_all() -> None:
@@ -326,6 +382,18 @@ def test_random_game_through_the_wire(preset, options):
             assert not req.HasField("exchange")
             assert all(a.turn == turn for a in req.legal_actions)
             assert tuple(P.action_from_proto(a) for a in req.legal_actions) == decision.actions
+        # The default action: ready to send (turn set), the referee's own, legal, and derived from
+        # the request alone; the trick flags: the engine's judgement, from the seat's view alone.
+        assert req.HasField("default_action") and req.default_action.turn == turn
+        default = P.action_from_proto(req.default_action)
+        assert default == normal(default_action(decision)) == told_default(req)
+        game.copy().apply(seat, default)  # legal: raises IllegalAction otherwise
+        assert list(req.takes_trick) == told_takes(req)
+        if decision.kind == Phase.PLAY:
+            assert list(req.takes_trick) == [engine_takes(game, a.card) for a in decision.actions]
+            flags_seen.update(req.takes_trick if game.trick else ["lead"])
+        else:
+            assert not req.takes_trick
         action = choose(game, rng, 0.03)
         # the action travels as a bot would send it
         bot = referee_pb2.BotMessage(action=P.action_to_proto(action, turn))
@@ -335,6 +403,7 @@ def test_random_game_through_the_wire(preset, options):
         check_all()
 
     assert {GameOver, Dealt, Settled, Exchanged, Played, TrickTaken, DealScored} <= kinds_seen
+    assert flags_seen == {"lead", True, False}
     if rules.majors:
         assert MajorAnnounced in kinds_seen
     if rules.revoke == "penalty":
@@ -366,6 +435,61 @@ def test_random_game_through_the_wire(preset, options):
         assert bool(record.revoke_card) == result.void
     with pytest.raises(ValueError):
         W.deal_records_from_events(project_events(game, SPECTATOR))
+
+
+RARE_KINDS = (referee_pb2.DECISION_KIND_CONTRACT, referee_pb2.DECISION_KIND_EXCHANGE)  # a few per game
+
+
+class TimingOutSeat:
+    """An offline seat (a :class:`~server.referee.offline.SeatDriver`) that lets every contract choice
+    and exchange (few in a short game) and about a third of its other decisions time out, and otherwise answers a
+    random legal action (its default when exchanging); it keeps each request's default_action and
+    each DefaultApplied it is told, by turn."""
+
+    label = "timing-out"
+    live_events = False
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.told: dict[int, game_pb2.Action] = {}
+        self.applied: dict[int, game_pb2.Action] = {}
+        self.reply: game_pb2.Action | None = None
+
+    def send(self, message: referee_pb2.RefereeMessage) -> None:
+        which = message.WhichOneof("message")
+        events = message.decision_request.events if which == "decision_request" else message.event_batch.events
+        for e in events:
+            if e.HasField("default_applied"):
+                self.applied[e.default_applied.turn] = e.default_applied.action
+        if which == "decision_request":
+            req = message.decision_request
+            self.told[req.turn] = req.default_action
+            legal = req.legal_actions or [req.default_action]
+            late = req.kind in RARE_KINDS or self.rng.random() < 0.3
+            self.reply = None if late else self.rng.choice(legal)
+
+    def receive(self) -> referee_pb2.BotMessage | None:
+        reply, self.reply = self.reply, None
+        return None if reply is None else referee_pb2.BotMessage(action=reply)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("preset", "options"), GAMES, ids=[f"{p}{o or ''}" for p, o in GAMES])
+def test_the_default_action_told_is_what_the_referee_plays_on_a_timeout(preset, options):
+    """Through the referee's own turn loop (the offline driver of GameSession): every DefaultApplied
+    after a timeout is, to the byte, the default_action of the request that timed out."""
+    rules = load_ruleset(preset, options)
+    seats = [TimingOutSeat(s) for s in range(rules.players)]
+    record = play(rules, f"defaults:{preset}", seats, NAMES[: rules.players], ClockSettings(max_strikes=0))
+    assert not any(r.forfeited for r in record.seats)
+    for seat in seats:
+        assert seat.applied, "the test meant to time out"
+        for turn, action in seat.applied.items():
+            assert action == seat.told[turn]
+    kinds = {seat.told[t].WhichOneof("action") for seat in seats for t in seat.applied}
+    assert {"choose_contract", "exchange_cards", "play_card"} <= kinds
 
 
 def test_tiebreak_deals_convert():

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from mizerka_engine.game import Game
+from mizerka_engine.game import Game, default_action
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server.policies import default_action
 from server.referee.clock import SeatClock
 from server.referee.match import DEFAULTS_IN_A_ROW, Deadline, GameRunner
 from server.settings import ClockSettings

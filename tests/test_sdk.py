@@ -15,17 +15,17 @@ import grpc.aio
 import pytest
 
 import mizerka
-from mizerka import cards
+from mizerka import cards, told
 from mizerka.bot import MAX_BOT_ATTEMPTS
 from mizerka.bots import BOTS, HeuristicBot, RandomBot, make_factory
 from mizerka.connection import Connection
 from mizerka.runtime import Backoff, _Runner
-from mizerka_engine.game import Game
-from mizerka_engine.rules import load_ruleset
+from mizerka.stdio.codec import answer_json, decide_line
+from mizerka_engine.game import Game, default_action
+from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server import protocol
-from server.policies import default_action
 
 GOOD = "tok-good"
 HANG = 30  # seconds: a bound against hangs, never a timing assertion
@@ -70,7 +70,6 @@ def test_card_helpers():
     assert cards.sort_cards(["3S", "AS"], descending=True) == ["AS", "3S"]
     assert cards.by_suit(["AS", "3S", "2H"])["S"] == ["3S", "AS"]
     assert cards.highest(["3S", "AH", "KS"]) == "AH" and cards.lowest(["3S", "AH", "2D"]) == "2D"
-    assert cards.beats("AS", "TS", None) and not cards.beats("AD", "2S", None) and cards.beats("2D", "AS", "D")
     assert len(cards.DECK) == 52 == len(set(cards.DECK))
 
 
@@ -165,6 +164,40 @@ def test_turn_reads_winner_major_and_minus_from_the_wire():
     view.contract, view.contract_name, view.contract_major, view.contract_minus = "null", "null", False, True
     t = mizerka.Turn(referee_pb2.DecisionRequest(turn=5, kind=referee_pb2.DECISION_KIND_PLAY, view=view))
     assert t.minus and not t.is_major and t.winning is None and t.current_trick is None and t.leading
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_turn_tells_the_referees_default_and_trick_flags(preset: str) -> None:
+    """``turn.default_action`` is the request's default_action (a copy, ready to send) and
+    ``turn.takes_trick(card)`` its takes_trick entry for that card; the stdio decide line carries
+    the same. A request from an older referee (the fields cleared) gets the same from the SDK's
+    one fallback (mizerka.told), derived from the rest of the request."""
+    seen: set[bool | str] = set()
+    for request in requests_of(preset, seed=7):
+        t = mizerka.Turn(request)
+        default = t.default_action
+        assert default == request.default_action and default.turn == t.number
+        default.turn += 1  # a copy: the request is untouched
+        assert request.default_action.turn == t.number and t.fallback() == request.default_action
+        line = decide_line(request)
+        assert line["default"] == answer_json(request.default_action)
+        if t.kind == mizerka.PLAY:
+            flags = [t.takes_trick(c) for c in t.legal_cards]
+            assert flags == list(request.takes_trick) == line["takes_trick"]
+            seen.update(flags if t.trick else ["lead"])
+            held = next(c for c in cards.DECK if c not in t.legal_cards)
+            with pytest.raises(ValueError, match="not one of your legal cards"):
+                t.takes_trick(held)
+        else:
+            assert "takes_trick" not in line
+        older = referee_pb2.DecisionRequest()
+        older.CopyFrom(request)
+        older.ClearField("default_action")
+        older.ClearField("takes_trick")
+        assert told.default_action(older) == request.default_action
+        assert told.takes_trick(older) == list(request.takes_trick)
+        assert decide_line(older) == line
+    assert seen == {"lead", True, False}
 
 
 def test_turn_exchange_and_pick():

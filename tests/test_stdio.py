@@ -162,6 +162,8 @@ def test_decide_and_event_lines_use_card_notation_and_plain_json() -> None:
     line = decide_line(request)
     assert line["type"] == "decide" and line["turn"] == 40 and line["kind"] == "play"
     assert line["legal"] == [{"play": "4S"}] and "exchange" not in line
+    # A request without default_action (an older referee): the SDK derives it and the trick flags.
+    assert line["default"] == {"play": "4S"} and line["takes_trick"] == [False]  # 4S does not beat KS
     v = line["view"]
     assert v["hand"] == ["4S", "QH", "2C"] and v["trick"] == [{"seat": 0, "card": "KS"}]
     assert v["winning"] == {"seat": 0, "card": "KS"} and (v["contract_name"], v["major"]) == ("mizerka", False)
@@ -187,6 +189,7 @@ def test_a_contract_decide_line_carries_the_facts_of_the_contracts_it_offers() -
     request.legal_actions.add(turn=1).choose_contract.MergeFrom(game_pb2.ChooseContract(contract="trumps", trump="H"))
     line = decide_line(request)
     assert line["legal"] == [{"contract": "spades"}, {"contract": "trumps", "trump": "H"}]
+    assert line["default"] == {"contract": "spades"} and "takes_trick" not in line
     assert line["contracts"] == {  # only those offered: "null" was used up
         "spades": {"name": "spades", "minus": False, "trump": "S", "names_trump": False, "trump_choices": [],
                    "major_rank": 0},
@@ -196,7 +199,7 @@ def test_a_contract_decide_line_carries_the_facts_of_the_contracts_it_offers() -
     major = referee_pb2.DecisionRequest(turn=2, kind=referee_pb2.DECISION_KIND_MAJOR, ruleset=ruleset)
     major.legal_actions.add(turn=2).announce_major.contract = "spades"
     major.legal_actions.add(turn=2).announce_major.SetInParent()  # a pass
-    assert list(decide_line(major)["contracts"]) == ["spades"]
+    assert list(decide_line(major)["contracts"]) == ["spades"] and decide_line(major)["default"] == {"major": None}
     request.kind = referee_pb2.DECISION_KIND_PLAY
     assert "contracts" not in decide_line(request)  # a play's facts are in the view (trump, minus)
 

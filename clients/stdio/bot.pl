@@ -35,14 +35,6 @@ sub suit { substr($_[0], 1, 1) }
 sub hcp  { $POINTS{ substr($_[0], 0, 1) } // 0 }
 sub say_err { print STDERR "bot.pl: @_\n" }
 
-# True when $card, if played now, would beat $best, the card winning the trick so far (the view's
-# "winning" tells which that is); $trump may be undef.
-sub beats {
-    my ($card, $best, $trump) = @_;
-    return rank($card) > rank($best) if suit($card) eq suit($best);
-    return defined $trump && suit($card) eq $trump;
-}
-
 # Sort helpers: cards by rank, low first.
 sub by_rank { sort { rank($a) <=> rank($b) } @_ }
 
@@ -111,6 +103,9 @@ sub play {
     my ($d) = @_;
     my $view  = $d->{view};
     my @cards = map { $_->{play} } @{ $d->{legal} };
+    # The referee says, card by card, whether it would take the trick as it stands.
+    my %takes;
+    @takes{@cards} = @{ $d->{takes_trick} };
     my $trump = $view->{trump};
     if ($bad_first) {    # test mode: one card we do not hold, to be refused
         $bad_first = 0;
@@ -121,12 +116,11 @@ sub play {
     unless ($view->{winning}) {    # we lead
         return { play => (by_rank(@cards))[ $view->{minus} ? 0 : -1 ] };
     }
-    my $best = $view->{winning}{card};
     if ($view->{minus}) {
-        my @losers = grep { !beats($_, $best, undef) } @cards;
+        my @losers = grep { !$takes{$_} } @cards;
         return { play => (by_rank(@losers ? @losers : @cards))[-1] };
     }
-    my @winners = grep { beats($_, $best, $trump) } @cards;
+    my @winners = grep { $takes{$_} } @cards;
     my $is_trump = sub { (defined $trump && suit($_[0]) eq $trump) ? 1 : 0 };
     my @cheap = sort { $is_trump->($a) <=> $is_trump->($b) || rank($a) <=> rank($b) } (@winners ? @winners : @cards);
     return { play => $cheap[0] };    # side suits before trumps, low first
@@ -148,7 +142,7 @@ sub again {
     for my $body (decide($d), @{ $d->{legal} }) {
         return $body unless $was{ $json->encode($body) };
     }
-    return $d->{kind} eq 'exchange' ? { discard => [] } : $d->{legal}[0];
+    return $d->{default};    # the referee's default
 }
 
 sub answer {

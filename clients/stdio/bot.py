@@ -38,14 +38,6 @@ def suit(card):
     return card[1]
 
 
-def beats(card, best, trump):
-    """True when ``card``, if played now, would beat ``best``, the card winning the trick so far
-    (the view's "winning" tells which that is)."""
-    if suit(card) == suit(best):
-        return rank(card) > rank(best)
-    return suit(card) == trump
-
-
 def log(text):
     print("bot.py: " + text, file=sys.stderr, flush=True)
 
@@ -112,17 +104,18 @@ class Bot:
     def play(self, decision):
         view = decision["view"]
         cards = [option["play"] for option in decision["legal"]]
+        # The referee says, card by card, whether it would take the trick as it stands.
+        takes = dict(zip(cards, decision["takes_trick"]))
         trump = view["trump"]
         if self.bad_first:  # test mode: one card we do not hold, to be refused
             self.bad_first = False
             return {"play": next(c for c in DECK if c not in view["hand"])}
         if view["winning"] is None:  # we lead
             return {"play": (min if view["minus"] else max)(cards, key=rank)}
-        best = view["winning"]["card"]
         if view["minus"]:
-            losers = [c for c in cards if not beats(c, best, None)]
+            losers = [c for c in cards if not takes[c]]
             return {"play": max(losers or cards, key=rank)}
-        winners = [c for c in cards if beats(c, best, trump)]
+        winners = [c for c in cards if takes[c]]
 
         def cheapest(card):  # side suits before trumps, then low before high
             return (suit(card) == trump, rank(card))
@@ -141,14 +134,15 @@ class Bot:
         return {"major": None}  # major round: pass
 
     def again(self, decision):
-        """Another answer after a refusal: think again, else a legal answer not sent yet."""
+        """Another answer after a refusal: think again, else a legal answer not sent yet, else the
+        referee's default."""
         body = self.decide(decision)
         if body not in self.sent:
             return body
         for option in decision["legal"]:
             if option not in self.sent:
                 return option
-        return {"discard": []} if decision["kind"] == "exchange" else decision["legal"][0]
+        return decision["default"]
 
     def answer(self, body):
         self.sent.append(body)

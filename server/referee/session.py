@@ -19,12 +19,11 @@ from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from mizerka_engine.events import Event
-from mizerka_engine.game import Decision, Game, IllegalAction, ranks
+from mizerka_engine.game import Decision, Game, IllegalAction, default_action, ranks
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
-from server.policies import default_action
 from server.referee.clock import SeatClock
 from server.settings import ClockSettings
 

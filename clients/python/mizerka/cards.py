@@ -24,7 +24,6 @@ __all__ = [
     "of_suit",
     "highest",
     "lowest",
-    "beats",
 ]
 
 RANKS = "23456789TJQKA"
@@ -97,11 +96,3 @@ def highest(cards: Iterable[str]) -> str:
 def lowest(cards: Iterable[str]) -> str:
     """The card of lowest rank (ties: the first given)."""
     return min(cards, key=rank)
-
-
-def beats(card: str, best: str, trump: str | None) -> bool:
-    """Whether ``card``, if played now, would beat ``best``, the card winning the trick so far
-    (``Turn.winning`` tells which that is): for weighing the cards you might play."""
-    if card[1] == best[1]:
-        return rank(card) > rank(best)
-    return bool(trump) and card[1] == trump

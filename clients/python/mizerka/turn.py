@@ -1,7 +1,8 @@
 """``Turn``: one DecisionRequest with typed accessors and action builders.
 
 Everything a :class:`~mizerka.Bot` needs to decide is here: ``turn.kind``, ``turn.hand``,
-``turn.legal_cards``, ``turn.trick``, ``turn.trump``, ``turn.quotas``... and the answer is built
+``turn.legal_cards``, ``turn.trick``, ``turn.trump``, ``turn.quotas``..., what the referee tells
+besides -- ``turn.takes_trick(card)`` and ``turn.default_action`` -- and the answer is built
 with ``turn.play("AS")``, ``turn.choose("trumps", trump="H")``, ``turn.major("hearts")`` /
 ``turn.pass_major()`` or ``turn.exchange(discard=[...], take=[...])``, which fill in the turn number.
 The raw messages stay available as ``turn.request``, ``turn.view`` and ``turn.ruleset``.
@@ -14,6 +15,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 import mizerka.cards as _cards
+import mizerka.told as _told
 from mizerka_proto import game_pb2, referee_pb2
 
 __all__ = ["Turn", "TrickState", "CONTRACT", "MAJOR", "EXCHANGE", "PLAY", "BadAction"]
@@ -111,6 +113,13 @@ class Turn:
         return self.request.legal_actions
 
     @property
+    def default_action(self) -> game_pb2.Action:
+        """What the referee plays for you if you time out (DecisionRequest.default_action), ready to
+        send (a fresh copy, turn set): the first legal contract, a pass in the major round, no
+        exchange, the lowest legal card."""
+        return _told.default_action(self.request)
+
+    @property
     def attempt(self) -> int:
         """0 for the first answer to this turn, 1 after one refusal, and so on."""
         return len(self.errors)
@@ -189,6 +198,19 @@ class Turn:
     def legal_cards(self) -> list[str]:
         """PLAY: the cards you may play."""
         return [a.play_card.card for a in self.request.legal_actions if a.WhichOneof("action") == "play_card"]
+
+    @cached_property
+    def _takes(self) -> dict[str, bool]:
+        return dict(zip(self.legal_cards, _told.takes_trick(self.request), strict=True))
+
+    def takes_trick(self, card: str) -> bool:
+        """PLAY: whether ``card``, one of :attr:`legal_cards`, would take the trick as it stands (win
+        it if nobody played after you), as the referee tells it (DecisionRequest.takes_trick). True
+        for every card when you lead; it says nothing of the cards still to come."""
+        c = _norm(card)
+        if c not in self._takes:
+            raise ValueError(f"{card!r} is not one of your legal cards: {' '.join(self.legal_cards) or 'none'}")
+        return self._takes[c]
 
     @cached_property
     def legal_contracts(self) -> list[tuple[str, str | None]]:
@@ -332,7 +354,7 @@ class Turn:
     @property
     def winning(self) -> tuple[int, str] | None:
         """(seat, card) winning the trick in progress so far (the referee's Trick.winning), or None
-        when you lead. Whether a card of yours would beat it: :func:`mizerka.cards.beats`."""
+        when you lead. Whether a card of yours would beat it: :meth:`takes_trick`."""
         current = self.current_trick
         return None if current is None else (current.winning, current.winning_card)
 
@@ -395,16 +417,8 @@ class Turn:
         return self.exchange()
 
     def fallback(self) -> game_pb2.Action:
-        """The safe answer, the referee's own default: the first legal contract or card, a pass in
-        the major round, an empty exchange (a pass)."""
-        if self.kind == MAJOR:
-            return self.pass_major()
-        if self.kind == EXCHANGE or not self.request.legal_actions:
-            return self.exchange()
-        out = game_pb2.Action()
-        out.CopyFrom(self.request.legal_actions[0])
-        out.turn = self.number
-        return out
+        """The safe answer, the referee's own default: :attr:`default_action`."""
+        return self.default_action
 
     def to_action(self, answer: Any) -> game_pb2.Action:
         """Turn a bot's answer into an Action for this turn, or raise :class:`BadAction`.

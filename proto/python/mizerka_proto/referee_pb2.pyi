@@ -105,7 +105,7 @@ class ExchangeOptions(_message.Message):
     def __init__(self, max_cards: _Optional[int] = ..., pick: _Optional[bool] = ..., talon: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("turn", "kind", "view", "legal_actions", "exchange", "time_left_ms", "bank_ms", "ruleset", "events")
+    __slots__ = ("turn", "kind", "view", "legal_actions", "exchange", "time_left_ms", "bank_ms", "ruleset", "events", "default_action", "takes_trick")
     TURN_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     VIEW_FIELD_NUMBER: _ClassVar[int]
@@ -115,6 +115,8 @@ class DecisionRequest(_message.Message):
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_ACTION_FIELD_NUMBER: _ClassVar[int]
+    TAKES_TRICK_FIELD_NUMBER: _ClassVar[int]
     turn: int
     kind: DecisionKind
     view: _game_pb2.SeatView
@@ -124,7 +126,9 @@ class DecisionRequest(_message.Message):
     bank_ms: int
     ruleset: _game_pb2.Ruleset
     events: _containers.RepeatedCompositeFieldContainer[_events_pb2.Event]
-    def __init__(self, turn: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., exchange: _Optional[_Union[ExchangeOptions, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_events_pb2.Event, _Mapping]]] = ...) -> None: ...
+    default_action: _game_pb2.Action
+    takes_trick: _containers.RepeatedScalarFieldContainer[bool]
+    def __init__(self, turn: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., exchange: _Optional[_Union[ExchangeOptions, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_events_pb2.Event, _Mapping]]] = ..., default_action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., takes_trick: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class ActionError(_message.Message):
     __slots__ = ("turn", "code", "message", "retry", "strikes", "time_left_ms", "bank_ms")

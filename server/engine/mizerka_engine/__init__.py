@@ -25,7 +25,7 @@ from mizerka_engine.events import (
     contract_label,
     contract_text,
 )
-from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, ranks
+from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, default_action, ranks
 from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "card_mask",
     "contract_label",
     "contract_text",
+    "default_action",
     "format_card",
     "format_cards",
     "load_ruleset",

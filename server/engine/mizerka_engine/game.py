@@ -81,11 +81,21 @@ class IllegalAction(Exception):
         self.message = message
 
 
+def would_take(trick: Sequence[tuple[int, int]], trump: int | None, seat: int, card: int) -> bool:
+    """Whether ``seat`` playing ``card`` would win ``trick`` as it stands (the cards played so far,
+    nothing after): :func:`trick_winner` with the card added. A lead takes the trick as it stands --
+    it is the only card -- so every card of a lead is True. Only the table and the trump decide it,
+    both public once cards are played, so telling a seat reveals no hidden card."""
+    return trick_winner((*trick, (seat, card)), trump) == seat
+
+
 class Decision(NamedTuple):
     """What the player to act must decide, with everything needed to decide legally.
 
     ``actions`` enumerates the legal actions except for EXCHANGE, where any set of at most
     ``max_exchange`` held cards is legal (with ``take`` from ``talon`` in a pick exchange).
+    ``trick`` and ``trump`` (PLAY only) are the trick in progress and the trump it is played in,
+    for :meth:`takes_trick`.
     """
 
     seat: int
@@ -94,6 +104,31 @@ class Decision(NamedTuple):
     max_exchange: int = 0
     pick: bool = False
     talon: tuple[int, ...] = ()
+    trick: tuple[tuple[int, int], ...] = ()
+    trump: int | None = None
+
+    def takes_trick(self) -> tuple[bool, ...]:
+        """For each of ``actions`` (PLAY), whether that card would take the trick as it stands
+        (:func:`would_take`: every card of a lead does); empty for the other kinds. The referee
+        tells a bot these, so that no bot codes the rule of §4.5 itself."""
+        if self.kind != _PLAY:
+            return ()
+        seat, trick, trump = self.seat, self.trick, self.trump
+        return tuple(would_take(trick, trump, seat, a.card) for a in self.actions)  # type: ignore[union-attr]
+
+
+def default_action(decision: Decision) -> Action:
+    """The action the referee plays for a seat that runs out of time or is forfeited (documented to
+    bots, and sent to them in every DecisionRequest): the first contract still open (by the
+    ruleset's order, trumps in the first allowed suit), a pass in major rounds, no exchange (discard
+    nothing, take nothing), and the lowest legal card (by suit S, H, D, C, then rank). It looks at
+    nothing but the decision, so it depends on the seat's own cards only."""
+    kind = decision.kind
+    if kind == _EXCHANGE:
+        return Exchange((), () if decision.pick else None)
+    if kind == _MAJOR:
+        return PASS
+    return decision.actions[0]
 
 
 DealSource = Callable[[int, int], Deal | None]
@@ -327,6 +362,8 @@ class Game:
                 return Decision(self.to_act, self.phase, (), len(self.talon), True, self.talon)
             left = len(self.talon) - self.talon_pos
             return Decision(self.to_act, self.phase, (), min(left, self.hands[self.to_act].bit_count()))
+        if self.phase == _PLAY:
+            return Decision(self.to_act, _PLAY, self.legal_actions(), trick=tuple(self.trick), trump=self.trump)
         return Decision(self.to_act, self.phase, self.legal_actions())
 
     def _contract_options(self) -> tuple[Choose, ...]:

@@ -29,7 +29,7 @@ from mizerka.bots.common import (
     suit_lengths,
     unseen_cards,
 )
-from mizerka.cards import beats, rank
+from mizerka.cards import rank
 from mizerka.turn import Turn
 from mizerka_proto import game_pb2
 
@@ -106,8 +106,7 @@ class CautiousBot(Bot):
                 trumps_out = bool(trump) and any(c[1] == trump for c in unseen)
                 return max(sure, key=lambda c: (trumps_out and c[1] == trump, rank(c)))
             return min(legal, key=low)
-        _, best = turn.winning  # type: ignore[misc]
-        winners = [c for c in legal if beats(c, best, trump)]
+        winners = [c for c in legal if turn.takes_trick(c)]
         if turn.to_play_after_me > 0:
             winners = [c for c in winners if certain(c)]
         if winners:

@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
-from mizerka.cards import DECK, SUITS, beats, rank
+from mizerka.cards import DECK, SUITS, rank
 from mizerka.turn import Turn
 from mizerka_proto import game_pb2
 
@@ -176,10 +176,9 @@ def minus_play(turn: Turn, legal: list[str], unseen: set[str]) -> str:
             return (above == 0, below, rank(c))
 
         return min(legal, key=risk)
-    _, best = turn.winning  # type: ignore[misc]
     following = legal[0][1] == turn.led_suit
     if following:
-        losers = [c for c in legal if not beats(c, best, None)]
+        losers = [c for c in legal if not turn.takes_trick(c)]
         if losers:
             return max(losers, key=rank)
         return max(legal, key=rank)

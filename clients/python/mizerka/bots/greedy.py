@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from mizerka.bot import Bot
 from mizerka.bots.common import contract_trump, is_master, pick_swap, plus_contract_score, unseen_cards
-from mizerka.cards import beats, rank
+from mizerka.cards import rank
 from mizerka.turn import Turn
 from mizerka_proto import game_pb2
 
@@ -91,8 +91,7 @@ class GreedyBot(Bot):
             unseen = unseen_cards(turn)
             masters = [c for c in legal if is_master(c, unseen)]
             return max(masters or legal, key=strength)
-        _, best = turn.winning  # type: ignore[misc]
-        winners = [c for c in legal if beats(c, best, trump)]
+        winners = [c for c in legal if turn.takes_trick(c)]
         if winners:
             return max(winners, key=rank)  # all of one suit: the led suit, or trumps when void
         return min(legal, key=lambda c: (c[1] == trump, rank(c)))

@@ -34,7 +34,7 @@ from mizerka.bots.common import (
     suit_lengths,
     unseen_cards,
 )
-from mizerka.cards import DECK, RANKS, SUITS, beats, rank
+from mizerka.cards import DECK, RANKS, SUITS, rank
 from mizerka.turn import Turn
 from mizerka_proto import game_pb2
 
@@ -127,8 +127,7 @@ class HeuristicBot(Bot):
             side = [c for c in legal if c[1] != trump] or legal
             longest = max(side, key=lambda c: (lengths[c[1]], -rank(c)))
             return min((c for c in side if c[1] == longest[1]), key=rank)
-        best_seat, best = turn.winning  # type: ignore[misc]
-        winners = [c for c in legal if beats(c, best, trump)]
+        winners = [c for c in legal if turn.takes_trick(c)]
         last = turn.to_play_after_me == 0
         if winners:
             if last:

@@ -11,6 +11,7 @@ from typing import Any
 
 from google.protobuf import json_format
 
+from mizerka import told
 from mizerka.rulesets import DECLARER_MODES, EXCHANGE_KINDS, MISERE_QUOTAS, REVOKE_MODES, TIEBREAK_MODES
 from mizerka.version import __version__
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
@@ -273,7 +274,9 @@ def event_line(e: events_pb2.Event) -> dict[str, Any]:
 def decide_line(d: referee_pb2.DecisionRequest) -> dict[str, Any]:
     """A ``decide`` line, complete in itself so that a stateless program needs no earlier line: the
     legal answers of a contract or major decision come with their contracts' facts (trump, minus,
-    ...) from the ruleset the request repeats, and the view has the rest."""
+    ...) from the ruleset the request repeats, and the view has the rest. ``default`` is the
+    referee's default answer and, for a card play, ``takes_trick`` says for each entry of ``legal``
+    whether that card takes the trick as it stands (:mod:`mizerka.told`)."""
     kind = _KINDS.get(d.kind, "unspecified")
     legal = [answer_json(a) for a in d.legal_actions]
     out: dict[str, Any] = {
@@ -283,7 +286,10 @@ def decide_line(d: referee_pb2.DecisionRequest) -> dict[str, Any]:
         "time_left_ms": d.time_left_ms,
         "bank_ms": d.bank_ms,
         "legal": legal,
+        "default": answer_json(told.default_action(d)),
     }
+    if kind == "play":
+        out["takes_trick"] = told.takes_trick(d)
     if kind in ("contract", "major"):
         named = {a.get("contract") or a.get("major") for a in legal}
         out["contracts"] = {c.name: contract_json(c) for c in d.ruleset.contracts if c.name in named}
