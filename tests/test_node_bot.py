@@ -71,7 +71,7 @@ def test_the_node_sdk_tests_pass_with_a_real_game_against_a_real_referee(tmp_pat
     assert match.status == FINISHED
     foreign_bots.assert_clean(match.results[0], "mizerka-short")
     text = log.read_text()
-    assert "# pass 4" in text and "# skipped 0" in text, text  # the real game was played, not skipped
+    assert "# pass 5" in text and "# skipped 0" in text, text  # the real game was played, not skipped
 
 
 def test_the_node_sdk_types_are_generated_from_the_current_proto(tmp_path: Path, node: str) -> None:

@@ -28,7 +28,7 @@ function heuristicBot(env) {
     decide(request, seat) {
       if (badFirst && request.kind === 'DECISION_KIND_PLAY') {
         // Test hook: a stale turn (refused with retry = false) and a card we do not hold (refused
-        // with retry = true); the SDK answers the retry with the first legal action.
+        // with retry = true); the SDK answers the retry with the default action.
         badFirst = false;
         const held = sdk.helpers.hand(request);
         const notHeld = strategy.DECK.find((c) => !held.includes(c));

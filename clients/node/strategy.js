@@ -11,28 +11,21 @@
 // - Exchange: blind: swap the cards worth less than an average unseen card; pick: keep the best
 //   cards of hand + talon.
 // - Play, plus contracts: lead a card no one can beat (trumps first while others may hold some),
-//   else low from the longest side suit; follow with the cheapest card that wins (one that cannot
-//   be overtaken if there is one), else the cheapest card.
+//   else low from the longest side suit; follow with the cheapest card that takes the trick (one
+//   that cannot be overtaken if there is one), else the cheapest card.
 // - Play, minus contracts: lead the card most sure to be beaten; follow with the highest card that
 //   still loses (else the highest); void: throw the most dangerous high card.
 //
 // Every answer is chosen among DecisionRequest.legal_actions (or, for an exchange, from the hand,
-// the talon shown and ExchangeOptions.max_cards), so it is legal by construction.
+// the talon shown and ExchangeOptions.max_cards), so it is legal by construction. Which card would
+// take the trick is the referee's word (DecisionRequest.takes_trick), not worked out here; card
+// ranks are compared only to plan ahead (could a card still be overtaken by one unseen?).
 
-const { RANKS, SUITS, rank, suit, legalOf, firstLegal: fallback } = require('./sdk/helpers');
+const { RANKS, SUITS, rank, suit, legalOf, defaultAction, takesTrick } = require('./sdk/helpers');
 
 const DECK = [];
 for (const s of SUITS) for (const r of RANKS) DECK.push(r + s);
 const HCP = { A: 4, K: 3, Q: 2, J: 1 };
-
-/**
- * Whether `card`, if played now, would beat `best`, the card winning the trick so far (the referee
- * says which that is: Trick.winning): for weighing the cards the bot might play.
- */
-function beats(card, best, trump) {
-  if (card[1] === best[1]) return rank(card) > rank(best);
-  return Boolean(trump) && card[1] === trump;
-}
 
 function suitLengths(cards) {
   const out = { S: 0, H: 0, D: 0, C: 0 };
@@ -175,8 +168,6 @@ class Turn {
     const last = this.view.tricks[this.view.tricks.length - 1];
     const current = last && last.winner === undefined ? last : null;  // the trick in progress
     this.trick = current ? current.plays.map((p) => p.card) : [];
-    // The card winning the trick so far: the referee says whose it is (Trick.winning).
-    this.winningCard = current ? current.plays.find((p) => p.seat === current.winning).card : null;
     this.played = new Set();
     for (const t of this.view.tricks) for (const p of t.plays) this.played.add(p.card);
   }
@@ -187,6 +178,11 @@ class Turn {
 
   legalOf(which) {
     return legalOf(this.request, which);
+  }
+
+  /** Whether playing `card` takes the trick as it stands, as the referee says (not told: no). */
+  takes(card) {
+    return takesTrick(this.request, card) === true;
   }
 
   /** Cards that may still be in another hand: not mine, not played, not out of play to my knowledge. */
@@ -303,8 +299,7 @@ function playPlus(turn, legal, unseen) {
     const longest = maxBy(pool, (c) => [lengths[c[1]], -rank(c)]);
     return minBy(pool.filter((c) => c[1] === longest[1]), rank);
   }
-  const best = turn.winningCard;
-  const winners = legal.filter((c) => beats(c, best, trump));
+  const winners = legal.filter((c) => turn.takes(c));
   const cheapest = (cards) => minBy(cards, (c) => [c[1] === trump ? 1 : 0, rank(c)]);
   if (winners.length) {
     if (turn.toPlayAfterMe === 0) return cheapest(winners);
@@ -326,9 +321,8 @@ function playMinus(turn, legal, unseen) {
       return [above === 0 ? 1 : 0, below, rank(c)];
     });
   }
-  const best = turn.winningCard;
   if (legal[0][1] === turn.ledSuit) {
-    const losers = legal.filter((c) => !beats(c, best, ''));
+    const losers = legal.filter((c) => !turn.takes(c));
     return maxBy(losers.length ? losers : legal, rank);
   }
   // Void in the led suit: throw the most dangerous card (high, in a short suit).
@@ -355,9 +349,9 @@ function decide(request) {
     case 'DECISION_KIND_PLAY': action = play(turn); break;
     default: action = undefined;
   }
-  return action || fallback(request);
+  return action || defaultAction(request);
 }
 
 module.exports = {
-  DECK, RANKS, SUITS, rank, suit, beats, fit, fitZ, sureTricks, cardValue, decide, fallback, Turn,
+  DECK, RANKS, SUITS, rank, suit, fit, fitZ, sureTricks, cardValue, decide, Turn,
 };

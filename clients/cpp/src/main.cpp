@@ -41,7 +41,7 @@ int main() {
   bot.decide = [](const v1::DecisionRequest& request, sdk::Seat& seat) -> v1::Action {
     if (request.kind() == v1::DECISION_KIND_PLAY && bad_first.exchange(false)) {
       // Test hook: a stale turn (refused with retry = false) and a card we do not hold (refused
-      // with retry = true); the helper answers the retry with the first legal action.
+      // with retry = true); the helper answers the retry with the default action.
       auto hand = sdk::Hand(request);
       std::string not_held;
       for (const auto& card : mizerka_bot::Deck())

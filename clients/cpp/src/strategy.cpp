@@ -8,8 +8,8 @@
 // - Exchange: blind: swap the cards worth less than an average unseen card; pick: keep the best
 //   cards of hand + talon.
 // - Play, plus contracts: lead a card no one can beat (trumps first while others may hold some),
-//   else low from the longest side suit; follow with the cheapest card that wins (one that cannot
-//   be overtaken if there is one), else the cheapest card.
+//   else low from the longest side suit; follow with the cheapest card that takes the trick (one
+//   that cannot be overtaken if there is one), else the cheapest card.
 // - Play, minus contracts: lead the card most sure to be beaten; follow with the highest card that
 //   still loses (else the highest); void: throw the most dangerous high card.
 #include "strategy.h"
@@ -46,11 +46,6 @@ const std::vector<std::string>& Deck() {
 int Rank(const std::string& card) { return static_cast<int>(kRanks.find(card[0])); }
 
 static std::string SuitOf(const std::string& card) { return card.substr(1, 1); }
-
-bool Beats(const std::string& card, const std::string& best, const std::string& trump) {
-  if (card[1] == best[1]) return Rank(card) > Rank(best);
-  return !trump.empty() && SuitOf(card) == trump;
-}
 
 namespace {
 
@@ -194,8 +189,7 @@ struct Turn {
   int players;
   std::string trump;
   bool minus = false;
-  Cards trick;          // the trick in progress, in play order
-  std::string winning;  // the card winning it so far: Trick.winning says whose it is
+  Cards trick;  // the trick in progress, in play order
   CardSet played;
 
   explicit Turn(const DecisionRequest& r)
@@ -209,10 +203,7 @@ struct Turn {
     if (view.tricks_size() > 0) {
       const auto& last = view.tricks(view.tricks_size() - 1);
       if (!last.has_winner())
-        for (const auto& p : last.plays()) {
-          trick.push_back(p.card());
-          if (p.seat() == last.winning()) winning = p.card();
-        }
+        for (const auto& p : last.plays()) trick.push_back(p.card());
     }
     for (const auto& t : view.tricks())
       for (const auto& p : t.plays()) played.insert(p.card());
@@ -225,6 +216,8 @@ struct Turn {
   }
 
   bool Leading() const { return trick.empty(); }
+  // Whether playing `card` takes the trick as it stands, as the referee says (not told: no).
+  bool Takes(const std::string& card) const { return mizerka::sdk::TakesTrick(request, card).value_or(false); }
   int ToPlayAfterMe() const { return players - static_cast<int>(trick.size()) - 1; }
 
   // Cards that may still be in another hand: not mine, not played, not out of play to my knowledge.
@@ -362,8 +355,7 @@ std::string PlayPlus(const Turn& turn, const Cards& legal, const CardSet& unseen
     std::string longest = MaxBy(pool, [&](const std::string& c) { return std::make_tuple(lengths[c[1]], -Rank(c)); });
     return MinBy(Filter(pool, [&](const std::string& c) { return c[1] == longest[1]; }), Rank);
   }
-  const std::string& best = turn.winning;
-  Cards winners = Filter(legal, [&](const std::string& c) { return Beats(c, best, trump); });
+  Cards winners = Filter(legal, [&](const std::string& c) { return turn.Takes(c); });
   auto cheapest = [&](const Cards& cards) {
     return MinBy(cards, [&](const std::string& c) { return std::make_tuple(is_trump(c) ? 1 : 0, Rank(c)); });
   };
@@ -392,9 +384,8 @@ std::string PlayMinus(const Turn& turn, const Cards& legal, const CardSet& unsee
       return std::make_tuple(above == 0 ? 1 : 0, below, Rank(c));
     });
   }
-  const std::string& best = turn.winning;
   if (legal.front()[1] == turn.trick.front()[1]) {
-    Cards losers = Filter(legal, [&](const std::string& c) { return !Beats(c, best, ""); });
+    Cards losers = Filter(legal, [&](const std::string& c) { return !turn.Takes(c); });
     return MaxBy(losers.empty() ? legal : losers, Rank);
   }
   // Void in the led suit: throw the most dangerous card (high, in a short suit).
@@ -406,17 +397,15 @@ Action Play(const Turn& turn) {
   Cards legal;
   for (const auto& a : options)
     if (a.has_play_card()) legal.push_back(a.play_card().card());
-  if (legal.size() <= 1) return Fallback(turn.request);
+  if (legal.size() <= 1) return mizerka::sdk::DefaultAction(turn.request);
   CardSet unseen = turn.Unseen();
   std::string card = turn.minus ? PlayMinus(turn, legal, unseen) : PlayPlus(turn, legal, unseen);
   for (const auto& a : options)
     if (a.has_play_card() && a.play_card().card() == card) return a;
-  return Fallback(turn.request);
+  return mizerka::sdk::DefaultAction(turn.request);
 }
 
 }  // namespace
-
-Action Fallback(const DecisionRequest& request) { return mizerka::sdk::FirstLegal(request); }
 
 Action Decide(const DecisionRequest& request) {
   Turn turn(request);
@@ -429,7 +418,7 @@ Action Decide(const DecisionRequest& request) {
     case mizerka::v1::DECISION_KIND_PLAY: return Play(turn);
     default: break;
   }
-  return Fallback(request);
+  return mizerka::sdk::DefaultAction(request);
 }
 
 }  // namespace mizerka_bot

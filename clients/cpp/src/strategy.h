@@ -1,7 +1,9 @@
 // The bot's card sense: a port of the Python SDK's `heuristic` bot (as in clients/node/strategy.js).
 // Pure functions of one DecisionRequest: no state, no randomness (the contract-fit statistics come
 // from a fixed seed). Every answer is chosen among DecisionRequest.legal_actions (or, for an
-// exchange, from the hand, the talon shown and ExchangeOptions.max_cards), so it is legal.
+// exchange, from the hand, the talon shown and ExchangeOptions.max_cards), so it is legal. Which
+// card would take the trick is the referee's word (DecisionRequest.takes_trick), not worked out
+// here; card ranks are compared only to plan ahead (could a card still be overtaken by one unseen?).
 #pragma once
 
 #include <string>
@@ -17,14 +19,8 @@ extern const std::string kSuits;  // "SHDC"
 const std::vector<std::string>& Deck();
 
 int Rank(const std::string& card);
-// Whether `card`, if played now, would beat `best`, the card winning the trick so far (the referee
-// says which that is: Trick.winning): for weighing the cards the bot might play.
-bool Beats(const std::string& card, const std::string& best, const std::string& trump);
 
-// The bot's answer to one DecisionRequest.
+// The bot's answer to one DecisionRequest (the referee's default action when it has none).
 mizerka::v1::Action Decide(const mizerka::v1::DecisionRequest& request);
-// The first legal action: legal_actions[0], a pass in the major round, an empty exchange
-// (mizerka::sdk::FirstLegal of include/mizerka/cards.hpp).
-mizerka::v1::Action Fallback(const mizerka::v1::DecisionRequest& request);
 
 }  // namespace mizerka_bot

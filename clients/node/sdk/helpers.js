@@ -1,7 +1,8 @@
 'use strict';
 // Card and legal-action helpers that read what the referee sends (a DecisionRequest decoded with
-// the SDK's LOADER_OPTIONS) instead of re-implementing the rules: the legal actions, the trick in
-// progress and the play winning it, the contract's trump and sign, the ruleset's facts.
+// the SDK's LOADER_OPTIONS) instead of re-implementing the rules: the legal actions, the default
+// action, which cards would take the trick, the trick in progress and the play winning it, the
+// contract's trump and sign, the ruleset's facts.
 
 const RANKS = '23456789TJQKA';
 const SUITS = 'SHDC';
@@ -53,17 +54,26 @@ function contract(request) {
 const contractInfo = (request, name) => request.ruleset.contracts.find((c) => c.name === name);
 
 /**
- * The first legal action: legal_actions[0], a pass in the major round, keeping the hand in an
- * exchange (an empty discard is always legal). What the SDK sends when a bot has no answer.
+ * The action the referee plays for you on a timeout (DecisionRequest.default_action), ready to send:
+ * what the SDK sends when a bot has no answer. A referee older than that field leaves it unset;
+ * then a pass stands in (no exchange, no major), else legal_actions[0], so that the SDK still
+ * answers legally there.
  */
-function firstLegal(request) {
-  if (request.kind === 'DECISION_KIND_EXCHANGE' || !request.legal_actions.length) {
-    return { turn: request.turn, exchange_cards: { discard: [], take: [] } };
-  }
-  if (request.kind === 'DECISION_KIND_MAJOR') {
-    return legalOf(request, 'announce_major').find((a) => !a.announce_major.contract) || request.legal_actions[0];
-  }
+function defaultAction(request) {
+  if (request.default_action && request.default_action.action) return { ...request.default_action, turn: request.turn };
+  if (request.kind === 'DECISION_KIND_EXCHANGE' || !request.legal_actions.length) return exchangeAction(request, []);
+  if (request.kind === 'DECISION_KIND_MAJOR') return { turn: request.turn, announce_major: { contract: '' } };
   return request.legal_actions[0];
+}
+
+/**
+ * Whether playing `card` would take the trick as it stands, as the referee rules
+ * (DecisionRequest.takes_trick: true for every card when you lead); undefined for a card that is
+ * not legal now, and when the referee did not say (not a card play, or a referee older than it).
+ */
+function takesTrick(request, card) {
+  const at = request.legal_actions.findIndex((a) => a.play_card && a.play_card.card === card);
+  return at < 0 || request.takes_trick.length !== request.legal_actions.length ? undefined : request.takes_trick[at];
 }
 
 /** An exchange of `discard` (and, in a pick exchange, `take` from the talon shown). */
@@ -71,5 +81,5 @@ const exchangeAction = (request, discard, take = []) => ({ turn: request.turn, e
 
 module.exports = {
   RANKS, SUITS, rank, suit, me, hand, legalOf, legalCards, playAction, currentTrick, winningPlay, contract,
-  contractInfo, firstLegal, exchangeAction,
+  contractInfo, defaultAction, takesTrick, exchangeAction,
 };

@@ -35,11 +35,11 @@ export interface Seat {
 
 /** A bot: its decisions, and what it wants to hear about. */
 export interface Bot {
-  /** An Action for the request (its turn is filled in), null if the bot sends one itself, undefined for the first legal one. */
+  /** An Action for the request (its turn is filled in), null if the bot sends one itself, undefined for the default action. */
   decide(request: DecisionRequest__Output, seat: Seat): Action | null | undefined;
   onGameStart?(start: GameStart__Output, seat: Seat): void;
   onEvent?(event: Event__Output, seat: Seat): void;
-  /** A refusal; with retry for the pending turn the SDK then sends the first legal action. */
+  /** A refusal; with retry for the pending turn the SDK then sends the default action. */
   onError?(error: ActionError__Output, seat: Seat): void;
   onGameEnd?(end: GameEnd__Output, seat: Seat): void;
 }
@@ -83,6 +83,9 @@ export declare namespace helpers {
   function winningPlay(request: DecisionRequest__Output): TrickPlay__Output | null;
   function contract(request: DecisionRequest__Output): { name: string; trump: string; minus: boolean; major: boolean } | null;
   function contractInfo(request: DecisionRequest__Output, name: string): ContractInfo__Output | undefined;
-  function firstLegal(request: DecisionRequest__Output): Action;
+  /** DecisionRequest.default_action (what the referee plays on a timeout); from an older referee, a pass or legal_actions[0]. */
+  function defaultAction(request: DecisionRequest__Output): Action;
+  /** DecisionRequest.takes_trick for a legal card; undefined for another card or when the referee did not say. */
+  function takesTrick(request: DecisionRequest__Output, card: string): boolean | undefined;
   function exchangeAction(request: DecisionRequest__Output, discard: string[], take?: string[]): Action;
 }

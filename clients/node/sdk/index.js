@@ -11,7 +11,7 @@ const grpc = require('@grpc/grpc-js');
 const protoLoader = require('@grpc/proto-loader');
 const helpers = require('./helpers');
 
-const SDK_VERSION = '0.1.0';
+const SDK_VERSION = '0.2.0';
 /** The proto files: bundled in the package (npm pack copies them), else the repository's proto/. */
 const PROTO_ROOT = [path.join(__dirname, 'proto'), path.resolve(__dirname, '..', '..', '..', 'proto')]
   .find((dir) => fs.existsSync(path.join(dir, 'mizerka', 'v1', 'referee.proto')));
@@ -307,22 +307,22 @@ class Seat {
     try {
       action = this.runner.bot.decide(request, this);
     } catch (err) {
-      this.log('the bot failed; sending the first legal action:', err && err.stack ? err.stack : err);
-      action = helpers.firstLegal(request);
+      this.log('the bot failed; sending the default action:', err && err.stack ? err.stack : err);
+      action = helpers.defaultAction(request);
     }
-    if (action === undefined) action = helpers.firstLegal(request);
+    if (action === undefined) action = helpers.defaultAction(request);
     if (action !== null) this.send({ ...action, turn: request.turn });
   }
 
-  /** A refusal: logged; with retry for the pending turn, the first legal action goes instead. */
+  /** A refusal: logged; with retry for the pending turn, the default action goes instead. */
   onError(error) {
     this.runner.stats.refusals += 1;
     this.log(`action refused: ${error.code} (turn ${error.turn}, retry ${error.retry}, strikes ${error.strikes}): ${error.message}`);
     const pending = this.pending;
     if (this.runner.bot.onError) this.runner.bot.onError(error, this);
     if (error.retry && pending && pending.turn === error.turn) {
-      this.log(`retrying turn ${pending.turn} with the first legal action`);
-      this.send(helpers.firstLegal(pending));
+      this.log(`retrying turn ${pending.turn} with the default action`);
+      this.send(helpers.defaultAction(pending));
     }
   }
 }

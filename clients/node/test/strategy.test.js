@@ -3,7 +3,7 @@
 // Run: npm test   (node's built-in test runner; no referee needed)
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { decide, fallback, DECK } = require('../strategy');
+const { decide, DECK } = require('../strategy');
 
 const CONTRACTS = [
   { name: 'spades', minus: false, trump: 'S' }, { name: 'hearts', minus: false, trump: 'H' },
@@ -12,8 +12,10 @@ const CONTRACTS = [
 ];
 const RULESET = { preset: 'mizerka', players: 3, hand_size: 13, contracts: CONTRACTS };
 
-// `trick`: the trick in progress as [seat, card] pairs; `winning`: the seat the referee says wins it.
-function request({ kind, hand, contract = '', trump = '', trick = null, winning, legal = [], exchange = null, seat = 0 }) {
+// `trick`: the trick in progress as [seat, card] pairs; `winning`: the seat the referee says wins it;
+// `takes`: DecisionRequest.takes_trick, the referee's word on which legal card would take the trick.
+function request({ kind, hand, contract = '', trump = '', trick = null, winning, legal = [], takes = [], exchange = null,
+  seat = 0, defaultAction = null }) {
   const players = [0, 1, 2].map((s) => ({ seat: s, hand: s === seat ? hand : [], discarded: [], taken: [] }));
   const tricks = trick ? [{ leader: trick[0][0], plays: trick.map(([s, card]) => ({ seat: s, card })), winning }] : [];
   const info = CONTRACTS.find((c) => c.name === contract);
@@ -24,6 +26,8 @@ function request({ kind, hand, contract = '', trump = '', trick = null, winning,
       contract_minus: Boolean(info && info.minus), trump, talon: [], talon_known: false,
     },
     legal_actions: legal.map((body) => ({ turn: 7, ...body })),
+    takes_trick: takes,
+    default_action: defaultAction && { turn: 7, ...defaultAction, action: Object.keys(defaultAction)[0] },
   };
 }
 const plays = (cards) => cards.map((card) => ({ play_card: { card } }));
@@ -31,37 +35,47 @@ const card = (action) => action.play_card.card;
 
 test('plus contract, last to play: the cheapest card that wins', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', 'JH', 'AH', '2S'], contract: 'spades', trump: 'S',
-    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', 'JH', 'AH']) });
+    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', 'JH', 'AH']), takes: [false, true, true] });
   assert.equal(card(decide(r)), 'JH');
 });
 
-test('plus contract: the card to beat is the one Trick.winning names (a ruff is not overtaken by following)', () => {
+test('plus contract: a ruff is not overtaken by following (no card takes the trick)', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', 'JH', 'AH', '2D'], contract: 'spades', trump: 'S',
-    trick: [[1, '9H'], [2, '2S']], winning: 2, legal: plays(['7H', 'JH', 'AH']) });
+    trick: [[1, '9H'], [2, '2S']], winning: 2, legal: plays(['7H', 'JH', 'AH']), takes: [false, false, false] });
   assert.equal(card(decide(r)), '7H');
 });
 
 test('plus contract, cannot win: the cheapest card', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', '2S'], contract: 'notrump',
-    trick: [[1, 'AH']], winning: 1, legal: plays(['7H', '8H']) });
+    trick: [[1, 'AH']], winning: 1, legal: plays(['7H', '8H']), takes: [false, false] });
   assert.equal(card(decide(r)), '7H');
 });
 
 test('plus contract, void in the led suit: ruff as low as wins', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['5S', 'KS', '2D'], contract: 'spades', trump: 'S',
-    trick: [[1, '9H'], [2, 'AH']], winning: 2, legal: plays(['5S', 'KS', '2D']) });
+    trick: [[1, '9H'], [2, 'AH']], winning: 2, legal: plays(['5S', 'KS', '2D']), takes: [true, true, false] });
   assert.equal(card(decide(r)), '5S');
 });
 
 test('minus contract: the highest card that still loses', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', 'JH', 'AS'], contract: 'mizerka',
-    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', '8H', 'JH']) });
+    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', '8H', 'JH']), takes: [false, false, true] });
   assert.equal(card(decide(r)), '8H');
+});
+
+test('which card takes the trick is the referee\'s word (takes_trick), not worked out from the ranks', () => {
+  // Flags that card ranks contradict: a bot that compared ranks itself would play JH, then 8H.
+  const plus = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', 'JH', 'AH', '2S'], contract: 'spades', trump: 'S',
+    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', 'JH', 'AH']), takes: [true, false, false] });
+  assert.equal(card(decide(plus)), '7H'); // the cheapest card the referee says takes it
+  const minus = request({ kind: 'DECISION_KIND_PLAY', hand: ['7H', '8H', 'JH', 'AS'], contract: 'mizerka',
+    trick: [[1, '9H'], [2, 'TH']], winning: 2, legal: plays(['7H', '8H', 'JH']), takes: [true, false, false] });
+  assert.equal(card(decide(minus)), 'JH'); // the highest card the referee says loses
 });
 
 test('minus contract, void: throw the most dangerous card', () => {
   const r = request({ kind: 'DECISION_KIND_PLAY', hand: ['3S', 'KS', 'AD', '2C'], contract: 'mizerka',
-    trick: [[1, '9H']], winning: 1, legal: plays(['3S', 'KS', 'AD', '2C']) });
+    trick: [[1, '9H']], winning: 1, legal: plays(['3S', 'KS', 'AD', '2C']), takes: [false, false, false, false] });
   assert.equal(card(decide(r)), 'AD');
 });
 
@@ -96,10 +110,9 @@ test('pick exchange: takes the better talon cards, as many as it discards', () =
   assert.ok(take.every((c) => talon.includes(c)) && discard.every((c) => hand.includes(c)));
 });
 
-test('fallback: legal_actions[0], a pass in the major round, an empty exchange', () => {
-  assert.deepEqual(fallback(request({ kind: 'DECISION_KIND_EXCHANGE', hand: [] })).exchange_cards, { discard: [], take: [] });
-  assert.deepEqual(fallback(request({ kind: 'DECISION_KIND_MAJOR', hand: [], legal: [{ announce_major: { contract: 'hearts' } }, { announce_major: { contract: '' } }] })).announce_major, { contract: '' });
-  assert.equal(card(fallback(request({ kind: 'DECISION_KIND_PLAY', hand: ['2S', '3S'], legal: plays(['2S', '3S']) }))), '2S');
+test('a decision it has no answer for (a kind it does not know) gets the referee\'s default action', () => {
+  const r = request({ kind: 'DECISION_KIND_UNSPECIFIED', hand: [], defaultAction: { choose_contract: { contract: 'mizerka', trump: '' } } });
+  assert.deepEqual([decide(r).turn, decide(r).choose_contract.contract], [7, 'mizerka']);
 });
 
 test('every play is one of the legal actions', () => {
@@ -109,7 +122,7 @@ test('every play is one of the legal actions', () => {
       const follow = hand.filter((c) => c[1] === led[1]);
       const legal = follow.length ? follow : hand;
       const r = request({ kind: 'DECISION_KIND_PLAY', hand, contract, trump: contract === 'spades' ? 'S' : '',
-        trick: [[2, led]], winning: 2, legal: plays(legal) });
+        trick: [[2, led]], winning: 2, legal: plays(legal), takes: legal.map((c, i) => i % 2 === 0) });
       assert.ok(legal.includes(card(decide(r))));
     }
   }

@@ -5,8 +5,8 @@
 //   * opens one Referee.Play stream per parallel game, all on one channel, one thread each, and
 //     says Hello on each;
 //   * hands each DecisionRequest to your `decide` and sends its answer with the request's turn;
-//     sends the first legal action when `decide` throws or returns an empty Action, and again after
-//     a refusal with retry = true;
+//     sends the referee's default action (DecisionRequest.default_action) when `decide` throws or
+//     returns an empty Action, and again after a refusal with retry = true;
 //   * reconnects after UNAVAILABLE with a capped, jittered exponential backoff (0.2 s doubling to
 //     10 s; a Welcome resets it); a stream the referee ends with status OK stays closed, and Run
 //     returns when every stream has ended.
@@ -15,7 +15,7 @@
 //   int main() {
 //     mizerka::sdk::Bot bot;
 //     bot.decide = [](const mizerka::v1::DecisionRequest& request, mizerka::sdk::Seat&) {
-//       return mizerka::sdk::FirstLegal(request);   // or an entry of request.legal_actions()
+//       return mizerka::sdk::DefaultAction(request);   // or an entry of request.legal_actions()
 //     };
 //     return mizerka::sdk::Main(bot, {"my-bot", "1.0"});   // exit 0 done, 1 refused, 2 bad settings
 //   }
@@ -252,13 +252,13 @@ class Seat;
 // between streams needs your own locking. One stream plays one game at a time.
 struct Bot {
   // The answer to a DecisionRequest: an entry of request.legal_actions() (or, for an exchange,
-  // ExchangeAction(...)); its turn is set for you. An empty v1::Action{} sends FirstLegal(request).
+  // ExchangeAction(...)); its turn is set for you. An empty v1::Action{} sends DefaultAction(request).
   // If decide sends its answer itself (seat.Send), what it returns is not sent.
   std::function<v1::Action(const v1::DecisionRequest&, Seat&)> decide;
   std::function<void(const v1::GameStart&, Seat&)> on_game_start;
   // Every event, those folded into DecisionRequest.events and those of EventBatches alike, in order.
   std::function<void(const v1::Event&, Seat&)> on_event;
-  // A refusal. With retry = true for the pending turn, the runtime then sends FirstLegal.
+  // A refusal. With retry = true for the pending turn, the runtime then sends DefaultAction.
   std::function<void(const v1::ActionError&, Seat&)> on_error;
   std::function<void(const v1::GameEnd&, Seat&)> on_game_end;
 };
@@ -516,11 +516,11 @@ void Seat::OnDecision(const v1::DecisionRequest& request) {
   try {
     if (bot_.decide) action = bot_.decide(request, *this);
   } catch (const std::exception& e) {
-    Log("the bot failed (", e.what(), "); sending the first legal action");
+    Log("the bot failed (", e.what(), "); sending the default action");
     action.Clear();
   }
   if (sent_) return;  // answered by the bot itself
-  if (action.action_case() == v1::Action::ACTION_NOT_SET) action = FirstLegal(request);
+  if (action.action_case() == v1::Action::ACTION_NOT_SET) action = DefaultAction(request);
   action.set_turn(request.turn());
   Send(action);
 }
@@ -531,8 +531,8 @@ void Seat::OnError(const v1::ActionError& error) {
       error.strikes(), "): ", error.message());
   Hook("on_error", bot_.on_error, error, *this);
   if (error.retry() && has_pending_ && pending_.turn() == error.turn()) {
-    Log("retrying turn ", pending_.turn(), " with the first legal action");
-    Send(FirstLegal(pending_));
+    Log("retrying turn ", pending_.turn(), " with the default action");
+    Send(DefaultAction(pending_));
   }
 }
 

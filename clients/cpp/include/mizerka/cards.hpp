@@ -1,8 +1,9 @@
 // Card and legal-action helpers for Mizerka Arena bots in C++ (header-only; needs only the generated
 // protobuf classes of proto/mizerka/v1/game.proto and referee.proto). They read what the referee
-// sends in a DecisionRequest instead of re-implementing the rules: the legal actions, the trick in
-// progress and the play winning it, the contract's trump and sign, the ruleset's facts. The same
-// helpers as the Node SDK's (clients/node/sdk/helpers.js). See clients/cpp/README.md.
+// sends in a DecisionRequest instead of re-implementing the rules: the legal actions, the default
+// action, which cards would take the trick, the trick in progress and the play winning it, the
+// contract's trump and sign, the ruleset's facts. The same helpers as the Node SDK's
+// (clients/node/sdk/helpers.js). See clients/cpp/README.md.
 #pragma once
 
 #include <optional>
@@ -79,16 +80,35 @@ inline v1::Action ExchangeAction(const v1::DecisionRequest& request, const std::
   return a;
 }
 
-// The first legal action: legal_actions[0], a pass in the major round, keeping the hand in an
-// exchange (an empty exchange is always legal). What the runtime sends when a bot has no answer.
-inline v1::Action FirstLegal(const v1::DecisionRequest& request) {
-  if (request.kind() == v1::DECISION_KIND_EXCHANGE || request.legal_actions_size() == 0) return ExchangeAction(request);
-  if (request.kind() == v1::DECISION_KIND_MAJOR)
-    for (const auto& a : request.legal_actions())
-      if (a.has_announce_major() && a.announce_major().contract().empty()) return a;
-  v1::Action a = request.legal_actions(0);
+// The action the referee plays for you on a timeout (DecisionRequest.default_action), ready to
+// send: what the runtime sends when a bot has no answer. A referee older than that field leaves it
+// unset; then a pass stands in (no exchange, no major), else legal_actions[0], so that the runtime
+// still answers legally there.
+inline v1::Action DefaultAction(const v1::DecisionRequest& request) {
+  v1::Action a;
+  if (request.has_default_action() && request.default_action().action_case() != v1::Action::ACTION_NOT_SET) {
+    a = request.default_action();
+  } else if (request.kind() == v1::DECISION_KIND_EXCHANGE || request.legal_actions_size() == 0) {
+    a = ExchangeAction(request);
+  } else if (request.kind() == v1::DECISION_KIND_MAJOR) {
+    a.mutable_announce_major()->set_contract("");
+  } else {
+    a = request.legal_actions(0);
+  }
   a.set_turn(request.turn());
   return a;
+}
+
+// Whether playing `card` would take the trick as it stands, as the referee rules
+// (DecisionRequest.takes_trick: true for every card when you lead); nullopt for a card that is not
+// legal now, and when the referee did not say (not a card play, or a referee older than it).
+inline std::optional<bool> TakesTrick(const v1::DecisionRequest& request, const std::string& card) {
+  if (request.takes_trick_size() != request.legal_actions_size()) return std::nullopt;
+  for (int i = 0; i < request.legal_actions_size(); i++) {
+    const auto& a = request.legal_actions(i);
+    if (a.has_play_card() && a.play_card().card() == card) return request.takes_trick(i);
+  }
+  return std::nullopt;
 }
 
 // The trick in progress (its plays so far, and `winning`, the seat winning it), or nullptr when you lead.

@@ -26,7 +26,7 @@ test('backoff: jittered, doubling, capped', () => {
   }
 });
 
-test('helpers read the request: legal cards, the winning play, contract facts, the first legal action', () => {
+test('helpers read the request: legal cards, the winning play, which card takes the trick, contract facts, the default action', () => {
   const request = {
     turn: 9, kind: 'DECISION_KIND_PLAY',
     view: { seat: 1, contract: 'hearts', contract_name: 'hearts', trump: 'H', contract_minus: false, contract_major: false,
@@ -34,6 +34,9 @@ test('helpers read the request: legal cards, the winning play, contract facts, t
       tricks: [{ leader: 0, plays: [{ seat: 0, card: 'AC' }], winning: 0, winner: 0 },
         { leader: 0, plays: [{ seat: 0, card: '2D' }, { seat: 2, card: 'QD' }], winning: 2 }] },
     legal_actions: [{ turn: 9, play_card: { card: '4D' } }, { turn: 9, play_card: { card: '8D' } }],
+    // The referee's word, read as told (here against the ranks, which say neither beats QD).
+    takes_trick: [false, true],
+    default_action: { turn: 9, play_card: { card: '8D' }, action: 'play_card' },
     ruleset: { contracts: [{ name: 'hearts', trump: 'H', minus: false }, { name: 'mizerka', trump: '', minus: true }] },
   };
   assert.deepEqual(helpers.legalCards(request), ['4D', '8D']);
@@ -41,12 +44,21 @@ test('helpers read the request: legal cards, the winning play, contract facts, t
   assert.deepEqual(helpers.contract(request), { name: 'hearts', trump: 'H', minus: false, major: false });
   assert.equal(helpers.contractInfo(request, 'mizerka').minus, true);
   assert.equal(helpers.playAction(request, 'JH'), undefined); // not legal: it must follow diamonds
-  assert.equal(helpers.firstLegal(request).play_card.card, '4D');
-  const major = { turn: 3, kind: 'DECISION_KIND_MAJOR',
+  assert.deepEqual([helpers.takesTrick(request, '4D'), helpers.takesTrick(request, '8D')], [false, true]);
+  assert.equal(helpers.takesTrick(request, 'JH'), undefined); // not a legal card
+  assert.deepEqual(helpers.defaultAction(request), { turn: 9, play_card: { card: '8D' }, action: 'play_card' });
+});
+
+test('from a referee older than default_action and takes_trick: a legal default of its own, flags not told', () => {
+  const play = { turn: 9, kind: 'DECISION_KIND_PLAY', default_action: null, takes_trick: [],
+    legal_actions: [{ turn: 9, play_card: { card: '4D' } }, { turn: 9, play_card: { card: '8D' } }] };
+  assert.equal(helpers.takesTrick(play, '4D'), undefined);
+  assert.equal(helpers.defaultAction(play).play_card.card, '4D');
+  const major = { turn: 3, kind: 'DECISION_KIND_MAJOR', default_action: null, takes_trick: [],
     legal_actions: [{ turn: 3, announce_major: { contract: 'spades' } }, { turn: 3, announce_major: { contract: '' } }] };
-  assert.equal(helpers.firstLegal(major).announce_major.contract, ''); // a pass
-  assert.deepEqual(helpers.firstLegal({ turn: 2, kind: 'DECISION_KIND_EXCHANGE', legal_actions: [] }).exchange_cards,
-    { discard: [], take: [] });
+  assert.deepEqual(helpers.defaultAction(major), { turn: 3, announce_major: { contract: '' } }); // a pass
+  const exchange = { turn: 2, kind: 'DECISION_KIND_EXCHANGE', default_action: null, takes_trick: [], legal_actions: [] };
+  assert.deepEqual(helpers.defaultAction(exchange), { turn: 2, exchange_cards: { discard: [], take: [] } });
 });
 
 const referee = process.env.MIZERKA_TOKEN ? test : test.skip;
@@ -61,8 +73,13 @@ referee('a bot of helpers alone plays a real game without a fault', async () => 
       for (const a of helpers.legalOf(request, 'choose_contract')) {
         assert.ok(helpers.contractInfo(request, a.choose_contract.contract), 'the ruleset comes with every request');
       }
-      if (request.kind !== 'DECISION_KIND_PLAY') return undefined; // the first legal action
-      const low = helpers.legalCards(request).reduce((a, b) => (helpers.rank(a) <= helpers.rank(b) ? a : b));
+      assert.equal(request.default_action.turn, request.turn); // every request tells the default action
+      if (request.kind !== 'DECISION_KIND_PLAY') return undefined; // the default action
+      const cards = helpers.legalCards(request);
+      assert.ok(cards.some((c) => c === request.default_action.play_card.card));
+      assert.equal(request.takes_trick.length, cards.length);
+      if (!helpers.currentTrick(request)) assert.ok(cards.every((c) => helpers.takesTrick(request, c) === true)); // a lead
+      const low = cards.reduce((a, b) => (helpers.rank(a) <= helpers.rank(b) ? a : b));
       return helpers.playAction(request, low);
     },
     onGameEnd(end) {

@@ -59,6 +59,25 @@ export interface DecisionRequest {
    * already reflects them.
    */
   'events'?: (_mizerka_v1_Event)[];
+  /**
+   * The action the referee plays for you if you time out (or are forfeited or disconnected), ready
+   * to send back unchanged (its turn is set): the first contract still open (in the ruleset's order,
+   * trumps in the first allowed suit), a pass in major rounds (AnnounceMajor with contract ""), no
+   * exchange (ExchangeCards with discard and take empty), the lowest legal card (by suit S, H, D, C,
+   * then rank). It is legal and always set; for CONTRACT, MAJOR and PLAY it is one of
+   * legal_actions. Send it to play as the referee would, or use it as a fallback of your own.
+   * Referees before this field leave it unset (no action in the oneof).
+   */
+  'default_action'?: (_mizerka_v1_Action | null);
+  /**
+   * Kind PLAY only: for each of legal_actions, at the same index, whether that card would take the
+   * trick as it stands -- win it if nobody played after you (docs/rules.md §4.5: the highest card of
+   * the suit led, unless trumped; the highest trump wins). When you lead, every entry is true (your
+   * card alone holds the trick). It says nothing about the cards still to come. So
+   * takes_trick.size() == legal_actions.size() for PLAY, and takes_trick is empty for the other kinds
+   * (and from referees before this field: an empty list with legal cards means "not told").
+   */
+  'takes_trick'?: (boolean)[];
 }
 
 /**
@@ -113,4 +132,23 @@ export interface DecisionRequest__Output {
    * already reflects them.
    */
   'events': (_mizerka_v1_Event__Output)[];
+  /**
+   * The action the referee plays for you if you time out (or are forfeited or disconnected), ready
+   * to send back unchanged (its turn is set): the first contract still open (in the ruleset's order,
+   * trumps in the first allowed suit), a pass in major rounds (AnnounceMajor with contract ""), no
+   * exchange (ExchangeCards with discard and take empty), the lowest legal card (by suit S, H, D, C,
+   * then rank). It is legal and always set; for CONTRACT, MAJOR and PLAY it is one of
+   * legal_actions. Send it to play as the referee would, or use it as a fallback of your own.
+   * Referees before this field leave it unset (no action in the oneof).
+   */
+  'default_action': (_mizerka_v1_Action__Output | null);
+  /**
+   * Kind PLAY only: for each of legal_actions, at the same index, whether that card would take the
+   * trick as it stands -- win it if nobody played after you (docs/rules.md §4.5: the highest card of
+   * the suit led, unless trumped; the highest trump wins). When you lead, every entry is true (your
+   * card alone holds the trick). It says nothing about the cards still to come. So
+   * takes_trick.size() == legal_actions.size() for PLAY, and takes_trick is empty for the other kinds
+   * (and from referees before this field: an empty list with legal cards means "not told").
+   */
+  'takes_trick': (boolean)[];
 }
