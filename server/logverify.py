@@ -66,7 +66,7 @@ def logged_action(rules: Ruleset, entry: ActionEvent) -> Action:
         case Exchanged(_, _, discard, take):
             if discard is None:
                 raise ReplayError("an exchange whose cards are hidden records no action (it is not a full log)")
-            return Exchange(discard, tuple(take or ()) if rules.exchange == "pick" else None)
+            return Exchange(discard, tuple(take or ()) if rules.pick else None)
         case Played(_, card) | Revoked(_, card):
             return Play(card)
     raise TypeError(f"{entry!r} records no action")

@@ -141,7 +141,7 @@ def _ruleset_cached(rules: Ruleset) -> game_pb2.Ruleset:
         majors=rules.majors,
         quotas_plus=rules.quotas_plus,
         quotas_minus=rules.quotas_minus,
-        choose_after_all=rules.choose_after == "all",
+        choose_after_all=rules.choose_after_all,
         cards_seen_before_choice=rules.seen_before_choice,
         declarer=_enum_name("DECLARER_MODE_", rules.declarer),
         deals=rules.deals,

@@ -205,7 +205,7 @@ def same_action(a: Action | None, b: Action | None, rules: Ruleset) -> bool:
     if isinstance(a, Exchange):
         if set(a.discard) != set(b.discard) or len(a.discard) != len(b.discard):  # type: ignore[union-attr]
             return False
-        if rules.exchange == "pick":
+        if rules.pick:
             return set(a.take or ()) == set(b.take or ())  # type: ignore[union-attr]
         return True
     if isinstance(a, Choose):

@@ -30,7 +30,7 @@ from mizerka_engine.events import (
     Revoked,
     Settled,
 )
-from mizerka_engine.rules import MAJOR_QUOTA, PRESETS, Contract, Ruleset
+from mizerka_engine.rules import MAJOR_QUOTA, PRESETS, Contract, RevokeMode, Ruleset, TiebreakMode
 
 
 class Phase(IntEnum):
@@ -201,7 +201,7 @@ class Game:
             return
         rules = self.rules
         if self.tiebreak and self.redeal == 0:
-            if rules.tiebreak == "random":
+            if rules.tiebreak is TiebreakMode.RANDOM:
                 if deal.declarer is None:
                     raise ValueError("a random tie-break deal needs a drawn declarer")
                 self.caller = deal.declarer
@@ -268,7 +268,7 @@ class Game:
             if self.regular_done >= self.rules.deals:
                 top = max(self.totals)
                 shared = self.totals.count(top) > 1
-                if not (shared and self.rules.tiebreak != "none" and self.tiebreaks_done < self.rules.tiebreak_max):
+                if not (shared and self.rules.tiebreak is not TiebreakMode.NONE and self.tiebreaks_done < self.rules.tiebreak_max):
                     self.phase, self.to_act = Phase.OVER, -1
                     self.log.append(GameOver(tuple(self.totals)))
                     return
@@ -314,7 +314,7 @@ class Game:
         if self.phase >= _WAITING:
             return None
         if self.phase == _EXCHANGE:
-            pick = self.rules.exchange == "pick"
+            pick = self.rules.pick
             if pick:
                 return Decision(self.to_act, self.phase, (), len(self.talon), True, self.talon)
             left = len(self.talon) - self.talon_pos
@@ -439,7 +439,7 @@ class Game:
 
     def _exchange(self, seat: int, action: Exchange) -> None:
         discard, take = tuple(action.discard), action.take
-        pick = self.rules.exchange == "pick"
+        pick = self.rules.pick
         hand = self.hands[seat]
         if len(set(discard)) != len(discard):
             raise IllegalAction("BAD_EXCHANGE", "a card is discarded twice")
@@ -508,7 +508,7 @@ class Game:
 
     def _revoke(self, seat: int, card: int) -> None:
         """A card that fails to follow suit: refused, or (``revoke = "penalty"``) the deal is void."""
-        if self.rules.revoke == "reject":
+        if self.rules.revoke is RevokeMode.REJECT:
             led = self.trick[0][1] // 13
             held = self.hands[seat] & self.led_mask
             raise IllegalAction("MUST_FOLLOW", f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(held)}")

@@ -217,7 +217,7 @@ def rebuild(k: Knowledge, sample: Sample) -> Game:
     game = Game.at_deal(k.rules, sample.deal, k.caller, k.used, k.totals, k.tiebreak)
     for seat, action in zip(k.announcers, k.announcements):
         game.apply(seat, action)
-    pick = k.rules.exchange == "pick"
+    pick = k.rules.pick
     while game.phase == Phase.EXCHANGE and k.exchanged[game.to_act] is not None:
         seat = game.to_act
         game.apply(seat, Exchange(sample.discards[seat], sample.taken[seat] if pick else None))
