@@ -35,6 +35,7 @@ from mizerka_engine.game import Decision, Phase
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import SPECTATOR, View
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
+from server.policies import DefaultReason
 from server.settings import ClockSettings
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "action_to_proto",
     "decision_to_proto",
     "default_applied_to_proto",
+    "default_reason_from_proto",
     "error_to_proto",
     "options_from_struct",
     "options_to_struct",
@@ -90,11 +92,8 @@ _ANNOUNCEMENT = {"contract": game_pb2.ANNOUNCEMENT_KIND_CONTRACT, "major": game_
 TRUMP_TEXT = {None: "", 0: "S", 1: "H", 2: "D", 3: "C"}
 _TRUMP_PARSE = {letter: i for i, letter in enumerate(SUITS)} | {letter.lower(): i for i, letter in enumerate(SUITS)}
 _CARD_PARSE = {text: c for c, text in enumerate(CARD_TEXT)}
-_DEFAULT_REASONS = {
-    name[len("DEFAULT_REASON_") :]: value
-    for name, value in events_pb2.DefaultReason.items()
-    if value != events_pb2.DEFAULT_REASON_UNSPECIFIED
-}
+_DEFAULT_REASONS = {r: events_pb2.DefaultReason.Value("DEFAULT_REASON_" + r.value) for r in DefaultReason}
+_DEFAULT_REASON_OF = {v: r for r, v in _DEFAULT_REASONS.items()}
 
 
 def _trump(suit: int | None) -> str:
@@ -477,15 +476,15 @@ def ruleset_request_bytes(rules: Ruleset) -> bytes:
     return _DecisionRequest(ruleset=_ruleset_cached(rules)).SerializeToString()
 
 
-def default_applied_to_proto(turn: int, action: Action, reason: str) -> events_pb2.Event:
-    """DefaultApplied for the seat concerned; ``reason`` is TIMEOUT, FORFEITED or DISCONNECTED."""
-    try:
-        code = _DEFAULT_REASONS[reason.upper()]
-    except KeyError:
-        raise ValueError(f"unknown default reason {reason!r}; one of {', '.join(_DEFAULT_REASONS)}") from None
-    return _Event(
-        default_applied=events_pb2.DefaultApplied(turn=turn, action=action_to_proto(action, turn), reason=code)
-    )
+def default_applied_to_proto(turn: int, action: Action, reason: DefaultReason) -> events_pb2.Event:
+    """DefaultApplied for the seat concerned."""
+    return _Event(default_applied=events_pb2.DefaultApplied(
+        turn=turn, action=action_to_proto(action, turn), reason=_DEFAULT_REASONS[reason]))
+
+
+def default_reason_from_proto(value: int) -> DefaultReason:
+    """DefaultApplied.reason of an event the referee sent (never DEFAULT_REASON_UNSPECIFIED)."""
+    return _DEFAULT_REASON_OF[value]
 
 
 def strike_counted_to_proto(turn: int, strikes: int, max_strikes: int, forfeited: bool) -> events_pb2.Event:

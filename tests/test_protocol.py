@@ -38,7 +38,7 @@ from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_eve
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol as P
 from server import wire_events as W
-from server.policies import default_action, random_action
+from server.policies import DefaultReason, default_action, random_action
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTO_DIR = ROOT / "proto"
@@ -438,12 +438,23 @@ def test_a_major_is_told_in_fields_of_its_own():
     assert (result.contract, result.major) == ("hearts major", True)
 
 
+def test_the_default_reasons_are_the_proto_enum_both_ways() -> None:
+    """One list (server.policies.DefaultReason) for the turn loop, logs and metrics: each is sent as its
+    DEFAULT_REASON_ value and read back, and the proto has no reason the referee lacks."""
+    wire = {name.removeprefix("DEFAULT_REASON_") for name in events_pb2.DefaultReason.keys()} - {"UNSPECIFIED"}
+    assert wire == {r.value for r in DefaultReason}
+    for reason in DefaultReason:
+        ev = P.default_applied_to_proto(1, PASS, reason)
+        assert events_pb2.DefaultReason.Name(ev.default_applied.reason) == "DEFAULT_REASON_" + reason.value
+        assert P.default_reason_from_proto(ev.default_applied.reason) is reason
+
+
 def test_referee_side_events():
-    ev = P.default_applied_to_proto(9, default_action(Game(load_ruleset("spoileri"), seed=2).decision()), "timeout")
+    ev = P.default_applied_to_proto(9, default_action(Game(load_ruleset("spoileri"), seed=2).decision()),
+                                    DefaultReason.TIMEOUT)
     assert ev.default_applied.turn == 9 and ev.default_applied.reason == events_pb2.DEFAULT_REASON_TIMEOUT
     assert ev.default_applied.action.turn == 9 and ev.default_applied.action.HasField("choose_contract")
-    with pytest.raises(ValueError):
-        P.default_applied_to_proto(9, PASS, "BORED")
+    assert P.default_reason_from_proto(ev.default_applied.reason) is DefaultReason.TIMEOUT
     rules = load_ruleset("spoileri")
     assert W.event_from_proto(ev, rules) is None  # the referee's own events carry no engine event
     assert W.event_from_proto(P.strike_counted_to_proto(9, 1, 3, False), rules) is None

@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from mizerka_engine.events import Event
@@ -24,7 +23,7 @@ from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
-from server.policies import default_action
+from server.policies import DefaultReason, default_action
 from server.referee.clock import SeatClock
 from server.settings import ClockSettings
 
@@ -34,19 +33,6 @@ NOT_EXPECTED = "NOT_EXPECTED"
 
 class Disconnected(Exception):
     """A seat's bot is gone (its stream closed, cancelled or broken; its program exited)."""
-
-
-class DefaultReason(StrEnum):
-    """Why the referee applied its default action for a seat (proto ``DefaultReason``)."""
-
-    TIMEOUT = "TIMEOUT"  # no legal answer in time: a strike
-    REFUSED = "REFUSED"  # more than Clock.max_retries refused or malformed answers: a strike
-    FORFEITED = "FORFEITED"  # the seat reached Clock.max_strikes earlier in the game
-    DISCONNECTED = "DISCONNECTED"  # the seat's stream is gone (or never came)
-
-    @property
-    def strike(self) -> bool:
-        return self in (DefaultReason.TIMEOUT, DefaultReason.REFUSED)
 
 
 @dataclass(slots=True)
@@ -433,7 +419,7 @@ class GameSession:
         self.game.apply(seat, action)
         self.records[seat].defaults += 1
         self.turns.append(TurnRecord(entry, self.turn, seat, time_ms, reason))
-        applied = protocol.default_applied_to_proto(self.turn, action, reason.value)
+        applied = protocol.default_applied_to_proto(self.turn, action, reason)
         events = [*self._encoded_events(seat), *([strike] if strike is not None else []), applied]
         if reason == DefaultReason.FORFEITED:
             self.held[seat].extend(events)  # see _flush_events
