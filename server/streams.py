@@ -34,10 +34,12 @@ from typing import Any, NamedTuple
 import grpc
 import structlog
 
+from mizerka_engine.game import ActionErrorCode
 from mizerka_proto import referee_pb2
 from server.logs import RateLimitedLog, peer_host
 from server.pacing import Pacer
-from server.referee.session import NOT_EXPECTED, STALE_TURN, Disconnected
+from server.protocol import error_to_proto
+from server.referee.session import Disconnected
 from server.settings import StreamLimits
 from server.store import Bot, Store
 from server.text import printable, unprintable
@@ -49,7 +51,6 @@ MAX_HELLO_NAME = 100  # characters of Hello.name (referee.proto): INVALID_ARGUME
 MAX_HELLO_VERSION = 200  # characters of Hello.version
 LOGGED_PREFIX = 40  # characters of a refused Hello string that the refusal's log line shows
 MAX_MESSAGE_BYTES = 64 * 1024
-NOT_YOUR_TURN = "NOT_YOUR_TURN"
 _CLOSED = object()
 
 
@@ -132,16 +133,18 @@ class StreamSeat:
         """Refuse at once a message the referee did not ask for."""
         turn = message.action.turn if message.WhichOneof("message") == "action" else 0
         if not self.in_game:
-            code, text = NOT_EXPECTED, "nothing is pending for you: no game is running on this stream"
+            code, text = ActionErrorCode.NOT_EXPECTED, "nothing is pending for you: no game is running on this stream"
         elif message.WhichOneof("message") != "action":
-            code, text = NOT_EXPECTED, "nothing is pending for you, and only Actions are answers (Hello comes first, once)"
+            code = ActionErrorCode.NOT_EXPECTED
+            text = "nothing is pending for you, and only Actions are answers (Hello comes first, once)"
         elif 0 < turn <= self.issued:
-            code, text = STALE_TURN, f"turn {turn} is not pending: it was answered or decided for you already"
+            code, text = ActionErrorCode.STALE_TURN, f"turn {turn} is not pending: it was answered or decided for you already"
         else:
-            code, text = NOT_YOUR_TURN, f"it is not your turn: turn {turn} was never asked of you; wait for your DecisionRequest"
-        if code != NOT_EXPECTED:
+            code = ActionErrorCode.NOT_YOUR_TURN
+            text = f"it is not your turn: turn {turn} was never asked of you; wait for your DecisionRequest"
+        if code is not ActionErrorCode.NOT_EXPECTED:
             self.out_of_turn += 1
-        error = referee_pb2.ActionError(turn=turn, code=code, message=text, strikes=self.strikes if self.in_game else 0)
+        error = error_to_proto(turn, code, text, strikes=self.strikes if self.in_game else 0)
         self.post(referee_pb2.RefereeMessage(action_error=error))
 
     # ------------------------------------------------------------------------ the referee's side

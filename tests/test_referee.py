@@ -152,6 +152,7 @@ async def test_garbage_gets_errors_with_stable_codes_and_the_bot_may_retry() -> 
     record, inboxes, _ = await play([messy, prompt(), prompt()], ClockSettings(decision_ms=1000))
     errors = [m.action_error for m in inboxes[0] if m.WhichOneof("message") == "action_error"]
     assert [e.code for e in errors] == ["MALFORMED", "MALFORMED", "UNKNOWN_CONTRACT", "STALE_TURN", "NOT_EXPECTED"]
+    assert [referee_pb2.ActionErrorCode.Name(e.error_code) for e in errors] == ["ACTION_ERROR_CODE_" + e.code for e in errors]
     assert [e.retry for e in errors] == [True, True, True, False, True]
     assert "grand slam" in errors[2].message
     seat0 = record.seats[0]

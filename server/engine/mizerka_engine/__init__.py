@@ -23,12 +23,13 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, ranks
+from mizerka_engine.game import ActionErrorCode, Decision, Game, IllegalAction, Kind, Phase, ranks
 from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
     "PRESETS",
     "Action",
+    "ActionErrorCode",
     "Choose",
     "Contract",
     "ContractAnnounced",
