@@ -154,7 +154,7 @@ class Ruleset:
     @property
     def seen_before_choice(self) -> int:
         """How many of its cards the declarer sees when it chooses (all of them for "all")."""
-        return self.hand_size if self.choose_after_all else min(self.choose_after, self.hand_size)
+        return self.hand_size if self.choose_after == "all" else min(self.choose_after, self.hand_size)
 
     def contract(self, name: str) -> Contract | None:
         for c in self.contracts:
