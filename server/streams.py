@@ -62,22 +62,27 @@ class Arrived(NamedTuple):
 
 
 class StreamSeat:
-    """An authenticated Play stream as a SeatPort, with the hooks GameRunner calls around each ask
-    (:meth:`turn_started`, :meth:`turn_settled`)."""
+    """An authenticated Play stream as a SeatPort, with every optional part of one: its Hello, the
+    hooks GameRunner calls around each ask (:meth:`turn_started`, :meth:`turn_settled`), the Actions
+    it refuses by itself and the time the Pacer holds a message back. It has them all, so it is a
+    SeatPort by its shape and needs none of the Protocol's defaults (subclassing it would make this an
+    ABC, and every isinstance against it go through ABCMeta's caches)."""
 
     MAX_BACKLOG = 1024  # unread messages to the bot; above max_unasked_messages, as each unasked message may get an answer
 
     def __init__(self, context: grpc.aio.ServicerContext, bot: Bot, version: str, limits: StreamLimits | None = None,
-                 refusals: RateLimitedLog | None = None, peer: str = "", pacer: Pacer | None = None) -> None:
+                 refusals: RateLimitedLog | None = None, peer: str = "", pacer: Pacer | None = None, *,
+                 hello_name: str = "", live_events: bool = False) -> None:
+        """``version``, ``hello_name`` and ``live_events``: the stream's Hello."""
         self.context = context
         self.pacer = pacer or Pacer()  # shared by every stream of a server (server.pacing)
         self.bot = bot
-        self.version = version
+        self.version: str | None = version  # typed as SeatPort's (its attributes are invariant)
         self.limits = limits or StreamLimits()
         self.refusals = refusals or RateLimitedLog(log)
         self.peer = peer
-        self.hello_name = ""  # Hello.name, for match logs
-        self.live_events = False
+        self.hello_name: str | None = hello_name
+        self.live_events = live_events
         self.queue: asyncio.Queue[Any] = asyncio.Queue()  # Arrived while asked, then _CLOSED; never above max_unasked_messages
         self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
         self.closed = asyncio.Event()
@@ -410,9 +415,8 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
                       f"(max_streams_per_bot = {cap}): close one first", "stream refused: too many streams for one bot",
                       bot=bot.name, bot_id=bot.id, max_streams_per_bot=cap)
     bound = log.bind(bot=bot.name, bot_id=bot.id)
-    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer, lobby.pacer)
-    seat.live_events = hello.live_events
-    seat.hello_name = hello.name  # kept for match logs (GameRunner reads it)
+    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer, lobby.pacer,
+                      hello_name=hello.name, live_events=hello.live_events)
     tasks: list[asyncio.Task[None]] = []
     try:
         seat.post(referee_pb2.RefereeMessage(welcome=referee_pb2.Welcome(
