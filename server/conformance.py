@@ -13,7 +13,7 @@ from typing import Any
 from mizerka_engine.cards import SUITS, CardError, parse_card, parse_suit
 from mizerka_engine.dealing import Deal
 from mizerka_engine.events import contract_label
-from mizerka_engine.game import Action, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
+from mizerka_engine.game import Action, ActionErrorCode, Choose, Exchange, Game, IllegalAction, Major, Phase, Play
 from mizerka_engine.rules import RulesError, load_ruleset
 
 
@@ -142,7 +142,7 @@ def run_case(case: Any) -> dict[str, Any]:
                 if not isinstance(seat, int) or isinstance(seat, bool):
                     raise _Refused("no seat")
                 if len(game.results) > i:
-                    raise IllegalAction("DEAL_OVER", "the deal is over")
+                    raise IllegalAction(ActionErrorCode.DEAL_OVER, "the deal is over")
                 game.apply(seat, action)
             except (_Refused, IllegalAction):
                 refused.append(j)

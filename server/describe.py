@@ -28,6 +28,7 @@ from mizerka_engine.events import (
 from mizerka_engine.game import Game, Phase
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import contract_quotas
+from server.policies import DefaultReason
 
 
 def cards_text(cards: Iterable[int]) -> str:
@@ -153,7 +154,7 @@ class EventText:
         return [f"  {describe(e, self.rules)}{note}"]
 
 
-def default_text(turn: int, action: Action, reason: str) -> str:
+def default_text(turn: int, action: Action, reason: DefaultReason) -> str:
     """The referee's default answer for a seat (DefaultApplied), as that seat's story tells it."""
     return f"the referee answers turn {turn} for you ({reason}): {describe_action(action)}"
 

@@ -38,6 +38,7 @@ from mizerka_engine.game import Game, IllegalAction, Phase, ranks
 from mizerka_engine.rules import Ruleset
 from server.describe import cards_text, deal_name, describe, pending_text, signed
 from server.matchlog import GameLog, LogLine
+from server.policies import DefaultReason
 from server.text import counted
 
 
@@ -66,7 +67,7 @@ def logged_action(rules: Ruleset, entry: ActionEvent) -> Action:
         case Exchanged(_, _, discard, take):
             if discard is None:
                 raise ReplayError("an exchange whose cards are hidden records no action (it is not a full log)")
-            return Exchange(discard, tuple(take or ()) if rules.exchange == "pick" else None)
+            return Exchange(discard, tuple(take or ()) if rules.pick else None)
         case Played(_, card) | Revoked(_, card):
             return Play(card)
     raise TypeError(f"{entry!r} records no action")
@@ -192,8 +193,10 @@ class Step:
     trick: int
 
     @property
-    def default(self) -> str | None:
-        return self.line.meta.get("default")
+    def default(self) -> DefaultReason | None:
+        """Why the referee played this turn's action for the seat (the log's ``"default"``), or None."""
+        reason = self.line.meta.get("default")
+        return None if reason is None else DefaultReason(reason)
 
     @property
     def ms(self) -> float | None:
@@ -326,7 +329,7 @@ def _check_end(g: GameLog, v: Verified) -> None:
         mine = [x for x in v.steps if x.seat == s]
         for key, count, what in (
             ("defaults", sum(x.default is not None for x in mine), "defaults applied"),
-            ("timeouts", sum(x.default == "TIMEOUT" for x in mine), "timeouts"),
+            ("timeouts", sum(x.default is DefaultReason.TIMEOUT for x in mine), "timeouts"),
         ):
             said = seats[s].get(key)
             if said is not None and said != count:

@@ -44,6 +44,7 @@ from mizerka_engine.events import (
     TrickTaken,
 )
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
+from server.policies import DefaultReason
 from server.settings import ClockSettings
 
 FORMAT = "mizerka-match-log"
@@ -53,8 +54,6 @@ ACTION_KINDS = frozenset(t.kind for t in ACTION_EVENTS)
 ENTRY_KINDS = tuple(t.kind for t in EVENT_TYPES)
 #: How logs written before the ``"major"`` flag marked a major contract: a suffix on its label.
 _OLD_MAJOR_SUFFIX = " major"
-#: Why the referee applied its default action for a seat (proto DefaultReason without its prefix).
-DEFAULT_REASONS = ("TIMEOUT", "REFUSED", "FORFEITED", "DISCONNECTED")
 #: The per-turn metadata keys of an action entry.
 TURN_KEYS = ("turn", "ms", "default")
 
@@ -493,7 +492,7 @@ CARD = Kind(str, "a card like 'TD'", most=3)
 CARDS, PER_SEAT_POINTS = Many(CARD), Many(POINTS, per_seat=True)
 TRUMP = Maybe(Kind(str, "a suit letter S, H, D or C", most=1))
 #: The per-turn metadata of an action line (null in games stored before the referee recorded it).
-TURN_META = {"turn": Maybe(Whole(1)), "ms": Maybe(Millis()), "default": OneOf((None, *DEFAULT_REASONS))}
+TURN_META = {"turn": Maybe(Whole(1)), "ms": Maybe(Millis()), "default": OneOf((None, *(r.value for r in DefaultReason)))}
 _DEAL = {"deal": COUNT, "redeal": COUNT, "tiebreak": FLAG, "dealer": SEAT, "declarer": SEAT}
 #: What each kind of line holds (the fields this reader uses; docs/schemas/match-log-line.schema.json
 #: is what the writer writes). ``major`` is optional: logs from before the flag have none.

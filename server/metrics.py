@@ -27,7 +27,8 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
 from server.collector import LAG_BUCKETS
-from server.referee.session import DefaultReason, GameSession
+from server.policies import DefaultReason
+from server.referee.session import GameSession
 from server.store import ABORTED, FINISHED
 
 # Upper bounds (seconds) of the decision-latency buckets: a bot answering at once to one using a long bank.

@@ -31,10 +31,11 @@ from mizerka_engine.cards import CARD_TEXT, SUITS, parse_card
 from mizerka_engine.events import (
     DealResult,
 )
-from mizerka_engine.game import Decision, Phase, default_action
+from mizerka_engine.game import ActionErrorCode, Decision, Phase, default_action
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import SPECTATOR, View
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
+from server.policies import DefaultReason
 from server.settings import ClockSettings
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "action_to_proto",
     "decision_to_proto",
     "default_applied_to_proto",
+    "default_reason_from_proto",
     "error_to_proto",
     "options_from_struct",
     "options_to_struct",
@@ -54,20 +56,18 @@ __all__ = [
     "view_to_proto",
 ]
 
-MALFORMED = "MALFORMED"
-
-
 class ProtocolError(Exception):
     """A wire message that cannot be turned into an engine action.
 
-    ``code`` is the stable ActionError code (``MALFORMED``); ``message`` is for people. It has the
-    same two attributes as :class:`~mizerka_engine.game.IllegalAction`, so the referee can report
-    both the same way (see :func:`error_to_proto`).
+    ``code`` is always ``MALFORMED``; ``message`` is for people. It has the same two attributes as
+    :class:`~mizerka_engine.game.IllegalAction`, so the referee reports both the same way
+    (see :func:`error_to_proto`).
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
+    code = ActionErrorCode.MALFORMED
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"{self.code}: {message}")
         self.message = message
 
 
@@ -90,11 +90,9 @@ _ANNOUNCEMENT = {"contract": game_pb2.ANNOUNCEMENT_KIND_CONTRACT, "major": game_
 TRUMP_TEXT = {None: "", 0: "S", 1: "H", 2: "D", 3: "C"}
 _TRUMP_PARSE = {letter: i for i, letter in enumerate(SUITS)} | {letter.lower(): i for i, letter in enumerate(SUITS)}
 _CARD_PARSE = {text: c for c, text in enumerate(CARD_TEXT)}
-_DEFAULT_REASONS = {
-    name[len("DEFAULT_REASON_") :]: value
-    for name, value in events_pb2.DefaultReason.items()
-    if value != events_pb2.DEFAULT_REASON_UNSPECIFIED
-}
+_DEFAULT_REASONS = {r: events_pb2.DefaultReason.Value("DEFAULT_REASON_" + r.value) for r in DefaultReason}
+_DEFAULT_REASON_OF = {v: r for r, v in _DEFAULT_REASONS.items()}
+_ACTION_ERROR_CODES = {c: referee_pb2.ActionErrorCode.Value("ACTION_ERROR_CODE_" + c.value) for c in ActionErrorCode}
 
 
 def _trump(suit: int | None) -> str:
@@ -141,7 +139,7 @@ def _ruleset_cached(rules: Ruleset) -> game_pb2.Ruleset:
         majors=rules.majors,
         quotas_plus=rules.quotas_plus,
         quotas_minus=rules.quotas_minus,
-        choose_after_all=rules.choose_after == "all",
+        choose_after_all=rules.choose_after_all,
         cards_seen_before_choice=rules.seen_before_choice,
         declarer=_enum_name("DECLARER_MODE_", rules.declarer),
         deals=rules.deals,
@@ -367,7 +365,7 @@ def card_from_text(text: str, where: str) -> int:
         return parse_card(text)  # "10D", lower case, stray spaces
     except ValueError:
         raise ProtocolError(
-            MALFORMED, f"{where}: {text!r} is not a card; write rank 2-9/T/J/Q/K/A then suit S/H/D/C, e.g. 'TD'"
+            f"{where}: {text!r} is not a card; write rank 2-9/T/J/Q/K/A then suit S/H/D/C, e.g. 'TD'"
         ) from None
 
 
@@ -377,7 +375,7 @@ def suit_from_text(letter: str, where: str) -> int | None:
         return None
     trump = _TRUMP_PARSE.get(letter.strip())
     if trump is None:
-        raise ProtocolError(MALFORMED, f"{where}: {letter!r} is not a suit; write one letter S, H, D or C (or nothing)")
+        raise ProtocolError(f"{where}: {letter!r} is not a suit; write one letter S, H, D or C (or nothing)")
     return trump
 
 
@@ -403,9 +401,7 @@ def action_from_proto(msg: game_pb2.Action) -> Action:
         discard = tuple(card_from_text(t, "exchange_cards.discard") for t in ex.discard)
         take = tuple(card_from_text(t, "exchange_cards.take") for t in ex.take) if ex.take else None
         return Exchange(discard, take)
-    raise ProtocolError(
-        MALFORMED, "the Action sets no action: set one of choose_contract, announce_major, exchange_cards, play_card"
-    )
+    raise ProtocolError("the Action sets no action: set one of choose_contract, announce_major, exchange_cards, play_card")
 
 
 # ----------------------------------------------------------------------------- decisions
@@ -486,15 +482,15 @@ def ruleset_request_bytes(rules: Ruleset) -> bytes:
     return _DecisionRequest(ruleset=_ruleset_cached(rules)).SerializeToString()
 
 
-def default_applied_to_proto(turn: int, action: Action, reason: str) -> events_pb2.Event:
-    """DefaultApplied for the seat concerned; ``reason`` is TIMEOUT, FORFEITED or DISCONNECTED."""
-    try:
-        code = _DEFAULT_REASONS[reason.upper()]
-    except KeyError:
-        raise ValueError(f"unknown default reason {reason!r}; one of {', '.join(_DEFAULT_REASONS)}") from None
-    return _Event(
-        default_applied=events_pb2.DefaultApplied(turn=turn, action=action_to_proto(action, turn), reason=code)
-    )
+def default_applied_to_proto(turn: int, action: Action, reason: DefaultReason) -> events_pb2.Event:
+    """DefaultApplied for the seat concerned."""
+    return _Event(default_applied=events_pb2.DefaultApplied(
+        turn=turn, action=action_to_proto(action, turn), reason=_DEFAULT_REASONS[reason]))
+
+
+def default_reason_from_proto(value: int) -> DefaultReason:
+    """DefaultApplied.reason of an event the referee sent (never DEFAULT_REASON_UNSPECIFIED)."""
+    return _DEFAULT_REASON_OF[value]
 
 
 def strike_counted_to_proto(turn: int, strikes: int, max_strikes: int, forfeited: bool) -> events_pb2.Event:
@@ -506,19 +502,21 @@ def strike_counted_to_proto(turn: int, strikes: int, max_strikes: int, forfeited
 
 def error_to_proto(
     turn: int,
-    error: Any,
+    code: ActionErrorCode,
+    message: str,
     *,
-    retry: bool,
-    strikes: int,
-    time_left_ms: int = 0,
-    bank_ms: int = 0,
+    retry: bool = False,
+    strikes: int = 0,
+    time_left_ms: float = 0,
+    bank_ms: float = 0,
 ) -> referee_pb2.ActionError:
-    """ActionError from an :class:`~mizerka_engine.game.IllegalAction` or :class:`ProtocolError` (or
-    anything with ``code`` and ``message``)."""
+    """The ActionError for a refusal, its code in both fields: the text ``code`` that older bots read
+    and the enum ``error_code``."""
     return referee_pb2.ActionError(
         turn=turn,
-        code=error.code,
-        message=error.message,
+        code=code.value,
+        error_code=_ACTION_ERROR_CODES[code],
+        message=message,
         retry=retry,
         strikes=strikes,
         time_left_ms=_ms(time_left_ms),

@@ -34,11 +34,13 @@ from typing import Any, NamedTuple
 import grpc
 import structlog
 
+from mizerka_engine.game import ActionErrorCode
 from mizerka_proto import referee_pb2
 from server.database import DB_ERRORS, db_error_text
 from server.logs import RateLimitedLog, peer_host
 from server.pacing import Pacer
-from server.referee.session import NOT_EXPECTED, STALE_TURN, Disconnected
+from server.protocol import error_to_proto
+from server.referee.session import Disconnected
 from server.settings import StreamLimits
 from server.store import Bot, Store
 from server.text import printable, unprintable
@@ -50,7 +52,6 @@ MAX_HELLO_NAME = 100  # characters of Hello.name (referee.proto): INVALID_ARGUME
 MAX_HELLO_VERSION = 200  # characters of Hello.version
 LOGGED_PREFIX = 40  # characters of a refused Hello string that the refusal's log line shows
 MAX_MESSAGE_BYTES = 64 * 1024
-NOT_YOUR_TURN = "NOT_YOUR_TURN"
 _CLOSED = object()
 
 
@@ -62,22 +63,27 @@ class Arrived(NamedTuple):
 
 
 class StreamSeat:
-    """An authenticated Play stream as a SeatPort, with the hooks GameRunner calls around each ask
-    (:meth:`turn_started`, :meth:`turn_settled`)."""
+    """An authenticated Play stream as a SeatPort, with every optional part of one: its Hello, the
+    hooks GameRunner calls around each ask (:meth:`turn_started`, :meth:`turn_settled`), the Actions
+    it refuses by itself and the time the Pacer holds a message back. It has them all, so it is a
+    SeatPort by its shape and needs none of the Protocol's defaults (subclassing it would make this an
+    ABC, and every isinstance against it go through ABCMeta's caches)."""
 
     MAX_BACKLOG = 1024  # unread messages to the bot; above max_unasked_messages, as each unasked message may get an answer
 
     def __init__(self, context: grpc.aio.ServicerContext, bot: Bot, version: str, limits: StreamLimits | None = None,
-                 refusals: RateLimitedLog | None = None, peer: str = "", pacer: Pacer | None = None) -> None:
+                 refusals: RateLimitedLog | None = None, peer: str = "", pacer: Pacer | None = None, *,
+                 hello_name: str = "", live_events: bool = False) -> None:
+        """``version``, ``hello_name`` and ``live_events``: the stream's Hello."""
         self.context = context
         self.pacer = pacer or Pacer()  # shared by every stream of a server (server.pacing)
         self.bot = bot
-        self.version = version
+        self.version: str | None = version  # typed as SeatPort's (its attributes are invariant)
         self.limits = limits or StreamLimits()
         self.refusals = refusals or RateLimitedLog(log)
         self.peer = peer
-        self.hello_name = ""  # Hello.name, for match logs
-        self.live_events = False
+        self.hello_name: str | None = hello_name
+        self.live_events = live_events
         self.queue: asyncio.Queue[Any] = asyncio.Queue()  # Arrived while asked, then _CLOSED; never above max_unasked_messages
         self.outbox: asyncio.Queue[referee_pb2.RefereeMessage] = asyncio.Queue()
         self.closed = asyncio.Event()
@@ -133,16 +139,18 @@ class StreamSeat:
         """Refuse at once a message the referee did not ask for."""
         turn = message.action.turn if message.WhichOneof("message") == "action" else 0
         if not self.in_game:
-            code, text = NOT_EXPECTED, "nothing is pending for you: no game is running on this stream"
+            code, text = ActionErrorCode.NOT_EXPECTED, "nothing is pending for you: no game is running on this stream"
         elif message.WhichOneof("message") != "action":
-            code, text = NOT_EXPECTED, "nothing is pending for you, and only Actions are answers (Hello comes first, once)"
+            code = ActionErrorCode.NOT_EXPECTED
+            text = "nothing is pending for you, and only Actions are answers (Hello comes first, once)"
         elif 0 < turn <= self.issued:
-            code, text = STALE_TURN, f"turn {turn} is not pending: it was answered or decided for you already"
+            code, text = ActionErrorCode.STALE_TURN, f"turn {turn} is not pending: it was answered or decided for you already"
         else:
-            code, text = NOT_YOUR_TURN, f"it is not your turn: turn {turn} was never asked of you; wait for your DecisionRequest"
-        if code != NOT_EXPECTED:
+            code = ActionErrorCode.NOT_YOUR_TURN
+            text = f"it is not your turn: turn {turn} was never asked of you; wait for your DecisionRequest"
+        if code is not ActionErrorCode.NOT_EXPECTED:
             self.out_of_turn += 1
-        error = referee_pb2.ActionError(turn=turn, code=code, message=text, strikes=self.strikes if self.in_game else 0)
+        error = error_to_proto(turn, code, text, strikes=self.strikes if self.in_game else 0)
         self.post(referee_pb2.RefereeMessage(action_error=error))
 
     # ------------------------------------------------------------------------ the referee's side
@@ -414,9 +422,8 @@ async def play(lobby: Lobby, store: Store, context: grpc.aio.ServicerContext) ->
                       f"(max_streams_per_bot = {cap}): close one first", "stream refused: too many streams for one bot",
                       bot=bot.name, bot_id=bot.id, max_streams_per_bot=cap)
     bound = log.bind(bot=bot.name, bot_id=bot.id)
-    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer, lobby.pacer)
-    seat.live_events = hello.live_events
-    seat.hello_name = hello.name  # kept for match logs (GameRunner reads it)
+    seat = StreamSeat(context, bot, hello.version, limits, lobby.refusals, peer, lobby.pacer,
+                      hello_name=hello.name, live_events=hello.live_events)
     tasks: list[asyncio.Task[None]] = []
     try:
         seat.post(referee_pb2.RefereeMessage(welcome=referee_pb2.Welcome(

@@ -36,7 +36,6 @@ from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import contract_quotas, glance, project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.protocol import (
-    MALFORMED,
     PHASE,
     TRUMP_TEXT,
     ProtocolError,
@@ -302,7 +301,7 @@ def _contract_name(rules: Ruleset, label: str, major: bool) -> str:
     for c in rules.contracts:
         if contract_label(c.name, major) == label:
             return c.name
-    raise ProtocolError(MALFORMED, f"{label!r} is not a contract of {rules.preset}")
+    raise ProtocolError(f"{label!r} is not a contract of {rules.preset}")
 
 
 def result_from_proto(msg: game_pb2.DealResult, rules: Ruleset) -> DealResult:

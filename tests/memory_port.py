@@ -7,14 +7,15 @@ import asyncio
 from typing import Any
 
 from mizerka_proto import referee_pb2
-from server.referee.match import Disconnected
+from server.referee.match import Disconnected, SeatPort
 
 _CLOSE = object()
 
 
-class MemoryPort:
+class MemoryPort(SeatPort):
     """A SeatPort over two queues; ``close()`` is the bot hanging up. ``hello_name`` and ``version``
-    are what a StreamSeat keeps from Hello (None: as a port without them)."""
+    are what a StreamSeat keeps from Hello (None: as a port without them); the other optional parts
+    are SeatPort's defaults."""
 
     def __init__(self, live_events: bool = False, hello_name: str | None = None, version: str | None = None) -> None:
         self.live_events = live_events

@@ -21,7 +21,7 @@ from google.protobuf import struct_pb2
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.arena import Arena, LiveMatch
-from server.referee.match import GameRunner
+from server.referee.match import GameRunner, SeatPort
 from server.referee.session import GameSession
 from server.settings import ClockSettings
 from server.store import Bot, Store
@@ -94,7 +94,7 @@ async def test_three_hundred_streams_connecting_at_once_are_all_seated_and_play_
 
 
 # ----------------------------------------------------------------------------------- memory
-class AutoSeat:
+class AutoSeat(SeatPort):
     """A seat for the Lobby whose bot answers every request at once, without gRPC: what the Arena
     keeps per game is the same as with a StreamSeat."""
 

@@ -22,7 +22,17 @@ from mizerka_engine.cards import (
 from mizerka_engine.dealing import seeded_deal
 from mizerka_engine.events import Dealt
 from mizerka_engine.game import Game, Phase, Play
-from mizerka_engine.rules import PRESETS, RulesError, load_ruleset, ruleset_from_toml
+from mizerka_engine.rules import (
+    PRESETS,
+    DeclarerMode,
+    ExchangeKind,
+    MisereQuotas,
+    RevokeMode,
+    RulesError,
+    TiebreakMode,
+    load_ruleset,
+    ruleset_from_toml,
+)
 from server.policies import random_action
 
 # ------------------------------------------------------------------------------ card notation
@@ -318,6 +328,22 @@ def test_describe_lists_every_option_in_force() -> None:
     assert "seed" not in d
 
 
+def test_option_values_are_parsed_once_into_enums_spelled_as_written() -> None:
+    """The ruleset holds enum members (the engine compares members, never text), each equal to the
+    option's text; describe() gives the plain text back, as logs and views have always shown it."""
+    r = ruleset_from_toml('preset = "trjamann"\n[options]\ndeclarer = "continuous-dealer"\nrevoke = "penalty"\n'
+                          'tiebreak = "lowest"\nmisere_quotas = "same"\n')
+    assert r.declarer is DeclarerMode.CONTINUOUS_DEALER and r.revoke is RevokeMode.PENALTY
+    assert r.tiebreak is TiebreakMode.LOWEST and r.misere_quotas is MisereQuotas.SAME and r.exchange is ExchangeKind.PICK
+    assert r.pick and not load_ruleset("mizerka").pick and r.choose_after_all and not load_ruleset("mizerka").choose_after_all
+    d = r.describe()
+    written = {"declarer": "continuous-dealer", "revoke": "penalty", "tiebreak": "lowest", "misere_quotas": "same",
+               "exchange": "pick"}
+    assert {k: d[k] for k in written} == written and all(type(d[k]) is str for k in written)
+    assert r.options["declarer"] == "continuous-dealer" and type(r.options["declarer"]) is str  # the options as given
+    assert load_ruleset("mizerka") == PRESETS["mizerka"] and PRESETS["mizerka"].declarer is DeclarerMode.ALTERNATE
+
+
 def test_ruleset_from_toml() -> None:
     r = ruleset_from_toml('preset = "mizerka"\n[options]\ndeals = 9\ndeclarer = "continuous"\n')
     assert (r.preset, r.deals, r.declarer) == ("mizerka", 9, "continuous")
@@ -378,6 +404,21 @@ def test_wrong_type_names_the_option(option: str, value: object) -> None:
 def test_bad_choice_names_the_option(option: str, value: object) -> None:
     message = _error("mizerka", {option: value})
     assert f"'{option}'" in message and repr(value) in message
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("declarer", "sideways",
+         "option 'declarer' must be one of 'alternate', 'continuous', 'dealer', 'continuous-dealer', got 'sideways'"),
+        ("revoke", "Penalty", "option 'revoke' must be one of 'reject', 'penalty', got 'Penalty'"),
+        ("tiebreak", "LOWEST", "option 'tiebreak' must be one of 'none', 'random', 'lowest', got 'LOWEST'"),
+        ("misere_quotas", "mirror", "option 'misere_quotas' must be one of 'reversed', 'same', got 'mirror'"),
+    ],
+)
+def test_bad_choice_lists_the_values_as_written(option: str, value: str, message: str) -> None:
+    """The values in the message are the option's text (not the enum's names), case-sensitive as before."""
+    assert _error("mizerka", {option: value}) == message
 
 
 @pytest.mark.parametrize("option", ["quotas_plus", "quotas_minus"])

@@ -272,6 +272,7 @@ def test_out_of_turn_actions_get_not_your_turn_at_once_and_late_answers_stale_tu
             other.send(action=game_pb2.Action(turn=turn, play_card=game_pb2.PlayCard(card="AS")))
             error = other.until("action_error")
             assert (error.code, error.turn, error.retry) == ("NOT_YOUR_TURN", turn, False), error
+            assert error.error_code == referee_pb2.ACTION_ERROR_CODE_NOT_YOUR_TURN
         assert streams[holder].inbox.empty()
 
         answer = first_legal(request)
@@ -279,6 +280,7 @@ def test_out_of_turn_actions_get_not_your_turn_at_once_and_late_answers_stale_tu
         streams[holder].send(action=answer)  # the same answer again: that turn is over
         error = streams[holder].until("action_error")
         assert (error.code, error.turn, error.retry) == ("STALE_TURN", request.turn, False)
+        assert error.error_code == referee_pb2.ACTION_ERROR_CODE_STALE_TURN
         for s in streams:
             s.close()
         assert admin.wait(match_id).status == FINISHED

@@ -31,7 +31,7 @@ from mizerka_engine.events import (
     TrickTaken,
 )
 from mizerka_engine.game import Choose, DealResult, Exchange, Game, IllegalAction, Major, Phase, Play
-from mizerka_engine.rules import DECLARER_MODES, MAJOR_QUOTA, PRESETS, Ruleset, load_ruleset
+from mizerka_engine.rules import MAJOR_QUOTA, PRESETS, DeclarerMode, Ruleset, load_ruleset
 from mizerka_engine.views import SPECTATOR, cards_in, project, project_events
 from server.policies import random_action
 
@@ -61,7 +61,7 @@ def option_sets(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     n, k = base.players, len(base.contracts)
     opts: dict[str, Any] = {}
     if draw(st.booleans()):
-        opts["declarer"] = draw(st.sampled_from(DECLARER_MODES))
+        opts["declarer"] = draw(st.sampled_from([m.value for m in DeclarerMode]))
     if draw(st.booleans()):
         opts["deals"] = n * draw(st.integers(1, k))
     if draw(st.booleans()):

@@ -20,7 +20,7 @@ import random
 from pathlib import Path
 
 import pytest
-from google.protobuf import descriptor_pb2, struct_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, struct_pb2
 
 from mizerka_engine.cards import CARD_TEXT, RANKS, CardError, parse_card
 from mizerka_engine.events import (
@@ -37,6 +37,7 @@ from mizerka_engine.events import (
 )
 from mizerka_engine.game import (
     PASS,
+    ActionErrorCode,
     Choose,
     Exchange,
     Game,
@@ -53,7 +54,7 @@ from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_eve
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol as P
 from server import wire_events as W
-from server.policies import random_action
+from server.policies import DefaultReason, random_action
 from server.referee.offline import play
 from server.settings import ClockSettings
 
@@ -225,14 +226,47 @@ def test_malformed_actions(msg):
     assert info.value.message
 
 
+def test_every_action_error_code_is_in_the_proto_enum_and_back() -> None:
+    """The engine's ActionErrorCode is the one list: each code has its ACTION_ERROR_CODE_ value and the
+    proto has no code the list lacks; error_to_proto fills the text and the enum with the same code,
+    and nothing in the server builds an ActionError without it."""
+    wire = {name.removeprefix("ACTION_ERROR_CODE_") for name in referee_pb2.ActionErrorCode.keys()} - {"UNSPECIFIED"}
+    assert wire == {c.value for c in ActionErrorCode}
+    for code in ActionErrorCode:
+        err = P.error_to_proto(3, code, "why")
+        assert err.code == code.value and referee_pb2.ActionErrorCode.Name(err.error_code) == "ACTION_ERROR_CODE_" + code
+    root = Path(__file__).resolve().parents[1] / "server"
+    builders = sorted(str(f.relative_to(root)) for f in root.rglob("*.py") if "ActionError(" in f.read_text())
+    assert builders == ["protocol.py"]
+
+
+def test_a_bot_built_before_error_code_reads_the_code_as_text() -> None:
+    """Stubs generated before ActionError.error_code (field 8) skip it and read `code` as ever."""
+    old = descriptor_pb2.DescriptorProto()
+    referee_pb2.ActionError.DESCRIPTOR.CopyToProto(old)
+    kept = [f for f in old.field if f.name != "error_code"]
+    del old.field[:]
+    old.field.extend(kept)
+    pool = descriptor_pool.DescriptorPool()
+    pool.Add(descriptor_pb2.FileDescriptorProto(name="old.proto", package="old", syntax="proto3", message_type=[old]))
+    OldActionError = message_factory.GetMessageClass(pool.FindMessageTypeByName("old.ActionError"))
+    assert len(OldActionError.DESCRIPTOR.fields) == len(referee_pb2.ActionError.DESCRIPTOR.fields) - 1
+    sent = P.error_to_proto(7, ActionErrorCode.MUST_FOLLOW, "must follow hearts", retry=True, strikes=1,
+                            time_left_ms=250, bank_ms=4000)
+    read = OldActionError.FromString(sent.SerializeToString())
+    assert (read.turn, read.code, read.message, read.retry, read.strikes, read.time_left_ms, read.bank_ms) == (
+        7, "MUST_FOLLOW", "must follow hearts", True, 1, 250, 4000)
+
+
 def test_unknown_contract_is_the_engines_to_refuse():
     game = Game(load_ruleset("mizerka"), seed=1)
     action = P.action_from_proto(game_pb2.Action(choose_contract=game_pb2.ChooseContract(contract="grand")))
     with pytest.raises(IllegalAction) as info:
         game.apply(game.to_act, action)
     assert info.value.code == "UNKNOWN_CONTRACT"
-    err = P.error_to_proto(4, info.value, retry=True, strikes=0, time_left_ms=900, bank_ms=-5)
+    err = P.error_to_proto(4, info.value.code, info.value.message, retry=True, strikes=0, time_left_ms=900, bank_ms=-5)
     assert (err.turn, err.code, err.retry, err.time_left_ms, err.bank_ms) == (4, "UNKNOWN_CONTRACT", True, 900, 0)
+    assert err.error_code == referee_pb2.ACTION_ERROR_CODE_UNKNOWN_CONTRACT and err.message == info.value.message
     # A blind exchange with a take gets through the wire and is refused by the engine, not here.
     assert P.action_from_proto(
         game_pb2.Action(exchange_cards=game_pb2.ExchangeCards(discard=["AS"], take=["KS"]))
@@ -562,12 +596,23 @@ def test_a_major_is_told_in_fields_of_its_own():
     assert (result.contract, result.major) == ("hearts major", True)
 
 
+def test_the_default_reasons_are_the_proto_enum_both_ways() -> None:
+    """One list (server.policies.DefaultReason) for the turn loop, logs and metrics: each is sent as its
+    DEFAULT_REASON_ value and read back, and the proto has no reason the referee lacks."""
+    wire = {name.removeprefix("DEFAULT_REASON_") for name in events_pb2.DefaultReason.keys()} - {"UNSPECIFIED"}
+    assert wire == {r.value for r in DefaultReason}
+    for reason in DefaultReason:
+        ev = P.default_applied_to_proto(1, PASS, reason)
+        assert events_pb2.DefaultReason.Name(ev.default_applied.reason) == "DEFAULT_REASON_" + reason.value
+        assert P.default_reason_from_proto(ev.default_applied.reason) is reason
+
+
 def test_referee_side_events():
-    ev = P.default_applied_to_proto(9, default_action(Game(load_ruleset("spoileri"), seed=2).decision()), "timeout")
+    ev = P.default_applied_to_proto(9, default_action(Game(load_ruleset("spoileri"), seed=2).decision()),
+                                    DefaultReason.TIMEOUT)
     assert ev.default_applied.turn == 9 and ev.default_applied.reason == events_pb2.DEFAULT_REASON_TIMEOUT
     assert ev.default_applied.action.turn == 9 and ev.default_applied.action.HasField("choose_contract")
-    with pytest.raises(ValueError):
-        P.default_applied_to_proto(9, PASS, "BORED")
+    assert P.default_reason_from_proto(ev.default_applied.reason) is DefaultReason.TIMEOUT
     rules = load_ruleset("spoileri")
     assert W.event_from_proto(ev, rules) is None  # the referee's own events carry no engine event
     assert W.event_from_proto(P.strike_counted_to_proto(9, 1, 3, False), rules) is None

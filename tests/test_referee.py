@@ -151,6 +151,7 @@ async def test_garbage_gets_errors_with_stable_codes_and_the_bot_may_retry() -> 
     record, inboxes, _ = await play([messy, prompt(), prompt()], ClockSettings(decision_ms=1000))
     errors = [m.action_error for m in inboxes[0] if m.WhichOneof("message") == "action_error"]
     assert [e.code for e in errors] == ["MALFORMED", "MALFORMED", "UNKNOWN_CONTRACT", "STALE_TURN", "NOT_EXPECTED"]
+    assert [referee_pb2.ActionErrorCode.Name(e.error_code) for e in errors] == ["ACTION_ERROR_CODE_" + e.code for e in errors]
     assert [e.retry for e in errors] == [True, True, True, False, True]
     assert "grand slam" in errors[2].message
     seat0 = record.seats[0]
@@ -194,6 +195,50 @@ async def test_an_absent_seat_is_played_by_the_default_policy_from_the_start() -
     await asyncio.gather(*tasks)
     assert record.seats[0].disconnected and record.game.finished
     assert record.totals == engine_game_with_defaults("mizerka-short", "s").totals
+
+
+class HookedPort(MemoryPort):
+    """A port with every optional part of a SeatPort overridden, as a StreamSeat has them: a Hello,
+    the hooks around each ask, Actions it refused by itself, and a referee that holds each answer."""
+
+    HELD_S = 0.040
+
+    def __init__(self) -> None:
+        super().__init__(hello_name="hooked", version="2.0")
+        self.out_of_turn = 2
+        self.started: list[int] = []
+        self.settled: list[int] = []
+
+    def turn_started(self, turn: int) -> None:
+        self.started.append(turn)
+
+    def turn_settled(self, strikes: int) -> None:
+        self.settled.append(strikes)
+
+    async def receive(self) -> referee_pb2.BotMessage:
+        message = await super().receive()
+        self.held_s = self.HELD_S
+        return message
+
+
+@fake_clock
+async def test_the_runner_reads_a_ports_optional_parts_and_their_defaults() -> None:
+    """SeatPort's optional members, read without getattr: the overrides of one port, the Protocol's
+    defaults (no Hello, nothing refused or held) for the others."""
+    rules = load_ruleset("mizerka-short")
+    ports = [HookedPort(), MemoryPort(), MemoryPort()]
+    runner = GameRunner("m-4", rules, "s", 0, ports, ["a", "b", "c"], ClockSettings())
+    boxes: list[list[referee_pb2.RefereeMessage]] = [[], [], []]
+    tasks = [asyncio.create_task(bot(p, prompt(0.100), box)) for p, box in zip(ports, boxes)]
+    record = await runner.run()
+    await asyncio.gather(*tasks)
+    assert (record.versions, record.hello_names) == (["2.0", None, None], ["hooked", None, None])
+    assert [s.stale for s in record.seats] == [2, 0, 0]
+    asked = [m.decision_request.turn for m in boxes[0] if m.WhichOneof("message") == "decision_request"]
+    assert asked and ports[0].started == asked and ports[0].settled == [0] * len(asked)
+    mine = [t.time_ms for t in record.turns if t.seat == 0]
+    theirs = [t.time_ms for t in record.turns if t.seat == 1]
+    assert mine == pytest.approx([100 - 1000 * HookedPort.HELD_S] * len(asked)) and theirs == pytest.approx([100] * len(theirs))
 
 
 @pytest.mark.parametrize("hang_up_at", [None, 3], ids=["absent-from-the-start", "all-crash-mid-game"])

@@ -20,7 +20,8 @@ from server.commands import usage_error
 from server.describe import EventText, default_text, describe_action, signed, strike_text
 from server.logverify import Divergence
 from server.matchlog import GameLog
-from server.protocol import action_from_proto, suit_from_text
+from server.policies import DefaultReason
+from server.protocol import action_from_proto, default_reason_from_proto, suit_from_text
 from server.referee.offline import SeatMessage, refeed, seat_messages
 from server.text import printable
 from server.wire_events import event_from_proto
@@ -32,11 +33,11 @@ def _answer_text(step: Any) -> str:
     reason = step.default
     if reason is None:
         return f"  -> you {describe_action(step.action, past=True)}{ms}"
-    if reason == "TIMEOUT":
+    if reason is DefaultReason.TIMEOUT:
         return f"  -> no answer in time{ms}"
-    if reason == "REFUSED":
+    if reason is DefaultReason.REFUSED:
         return f"  -> every answer refused{ms}"
-    if reason == "DISCONNECTED":
+    if reason is DefaultReason.DISCONNECTED:
         return "  -> your stream is gone"
     return "  -> (forfeited)"
 
@@ -50,8 +51,7 @@ def _event_text(e: events_pb2.Event, rules: Ruleset, text: EventText) -> list[st
     which = e.WhichOneof("kind")
     if which == "default_applied":
         x = e.default_applied
-        reason = events_pb2.DefaultReason.Name(x.reason).removeprefix("DEFAULT_REASON_")
-        return [f"  {default_text(x.turn, action_from_proto(x.action), reason)}"]
+        return [f"  {default_text(x.turn, action_from_proto(x.action), default_reason_from_proto(x.reason))}"]
     if which == "strike_counted":
         x = e.strike_counted
         return [f"  {strike_text(x.strikes, x.max_strikes, x.forfeited)}"]

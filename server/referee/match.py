@@ -35,21 +35,30 @@ class SeatPort(Protocol):
     ``send`` must not wait on the bot (queue the message and return): a bot that stops reading
     must never stall the match for the others; the port declares it disconnected instead.
 
-    A port may also have (GameRunner calls them if present; :class:`server.streams.StreamSeat`
-    does): ``turn_started(turn)`` just before the seat's DecisionRequest goes out,
-    ``turn_settled(strikes)`` once that turn is settled, and ``out_of_turn``, the Actions it
-    refused by itself in this game (STALE_TURN, NOT_YOUR_TURN), counted as the seat's ``stale``.
-    A port that holds messages back on the referee's side (:class:`server.pacing.Pacer`) says so:
-    ``held_s``, how long the message ``receive`` returned last was held, not charged to the bot;
-    ``held_since``, the loop time since which a message that arrived is held, or None -- a deadline
-    passing meanwhile waits for that message.
+    The rest is optional: a port that subclasses SeatPort inherits the defaults below (a port
+    without a Hello, that refuses nothing by itself and holds nothing back) and overrides what it
+    has; :class:`server.streams.StreamSeat` has every member itself.
     """
 
     live_events: bool  # Hello.live_events: send events as they happen, not only with decisions
+    version: str | None = None  # Hello.version and Hello.name, for match logs
+    hello_name: str | None = None
+    out_of_turn: int = 0  # Actions it refused by itself in this game (STALE_TURN, NOT_YOUR_TURN): the seat's ``stale``
+    # A port that holds messages back on the referee's side (server.pacing.Pacer) says so: how long the
+    # message receive() returned last was held (not charged to the bot), and the loop time since which a
+    # message that arrived is held, or None (a deadline passing meanwhile waits for that message).
+    held_s: float = 0.0
+    held_since: float | None = None
 
     async def send(self, message: referee_pb2.RefereeMessage) -> None: ...
 
     async def receive(self) -> referee_pb2.BotMessage: ...
+
+    def turn_started(self, turn: int) -> None:
+        """Called just before the seat's DecisionRequest for ``turn`` goes out."""
+
+    def turn_settled(self, strikes: int) -> None:
+        """Called once the asked turn is settled; ``strikes``: the seat's strikes now."""
 
 
 Pauses = Callable[[], float]  # seconds the referee's event loop has stood still for its own work, so far
@@ -114,7 +123,7 @@ class Deadline:
         if left > 0:  # armed for an earlier deadline, or the referee paused since
             self.timer = self.loop.call_at(self.loop.time() + left, self._fire)
             return
-        held_since = getattr(self.port, "held_since", None)
+        held_since = None if self.port is None else self.port.held_since
         if held_since is not None and held_since - self.pauses() <= self.when:
             return  # a message that came in time waits for its turn in the referee: it decides
         self.expired = True
@@ -136,7 +145,7 @@ def seat_info(port: SeatPort | None) -> SeatInfo:
     """What the session needs to know of a port (a port may go away mid-game; Hello stays recorded)."""
     if port is None:
         return SeatInfo(present=False)
-    return SeatInfo(True, port.live_events, getattr(port, "version", None), getattr(port, "hello_name", None))
+    return SeatInfo(True, port.live_events, port.version, port.hello_name)
 
 
 class GameRunner:
@@ -162,8 +171,8 @@ class GameRunner:
         self.pauses = pauses
         self.ports = list(ports)  # None once a seat's bot is gone
         self._ports = list(ports)  # as given, for their counts
-        self._started = [getattr(p, "turn_started", None) for p in ports]  # the optional hooks, looked up once
-        self._settled = [getattr(p, "turn_settled", None) for p in ports]
+        self._started = [None if p is None else p.turn_started for p in ports]  # the hooks, looked up once
+        self._settled = [None if p is None else p.turn_settled for p in ports]
         self._counted = False
         self.on_decision = on_decision
         self.game_index = game_index
@@ -195,7 +204,8 @@ class GameRunner:
         if not self._counted:
             self._counted = True
             for seat, port in enumerate(self._ports):
-                self.session.records[seat].stale += getattr(port, "out_of_turn", 0)
+                if port is not None:
+                    self.session.records[seat].stale += port.out_of_turn
 
     async def run(self) -> GameRecord:
         deadline = Deadline(asyncio.get_running_loop(), self.pauses)
@@ -232,7 +242,7 @@ class GameRunner:
                     self.ports[ask.seat] = None
                     session.disconnect(ask.seat, (deadline.now() - started) * 1000.0)
                 else:  # the time the referee held the message back (a busy referee paces them) is not the bot's
-                    elapsed_ms = max(0.0, deadline.now() - started - getattr(port, "held_s", 0.0)) * 1000.0
+                    elapsed_ms = max(0.0, deadline.now() - started - port.held_s) * 1000.0
                     if session.answer(message, elapsed_ms) and on_decision is not None:
                         on_decision(elapsed_ms)
                     answers += 1

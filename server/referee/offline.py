@@ -28,7 +28,8 @@ from server import protocol
 from server.describe import describe_action
 from server.logverify import Divergence, Step, logged_action, verify_game
 from server.matchlog import GameLog
-from server.referee.session import DefaultReason, Disconnected, GameRecord, GameSession, Outgoing, SeatInfo
+from server.policies import DefaultReason
+from server.referee.session import Disconnected, GameRecord, GameSession, Outgoing, SeatInfo
 from server.settings import ClockSettings
 
 # Offline games report their faults in their records; their strikes are nobody's log lines.
@@ -166,9 +167,9 @@ def reenact(g: GameLog, observe: Observer, ask: Asker | None = None) -> GameReco
 def _check_default(session: GameSession, step: Step) -> None:
     played = next((t for t in reversed(session.turns) if t.turn == step.turn), None)
     reason = played.default if played is not None else None
-    if reason is None or reason.value != step.default:
+    if reason is None or reason != step.default:
         raise Divergence(step.line.lineno, f"the log says turn {step.turn} was {step.default or 'answered'}, the "
-                                           f"referee's rules give {reason.value if reason else 'a request'}")
+                                           f"referee's rules give {reason or 'a request'}")
 
 
 def _apply_logged(session: GameSession, step: Step) -> None:
@@ -205,7 +206,7 @@ def same_action(a: Action | None, b: Action | None, rules: Ruleset) -> bool:
     if isinstance(a, Exchange):
         if set(a.discard) != set(b.discard) or len(a.discard) != len(b.discard):  # type: ignore[union-attr]
             return False
-        if rules.exchange == "pick":
+        if rules.pick:
             return set(a.take or ()) == set(b.take or ())  # type: ignore[union-attr]
         return True
     if isinstance(a, Choose):

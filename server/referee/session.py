@@ -15,37 +15,21 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, NamedTuple, Protocol
 
 from mizerka_engine.events import Event
-from mizerka_engine.game import Decision, Game, IllegalAction, default_action, ranks
+from mizerka_engine.game import ActionErrorCode, Decision, Game, IllegalAction, default_action, ranks
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server import protocol, wire_events
+from server.policies import DefaultReason
 from server.referee.clock import SeatClock
 from server.settings import ClockSettings
-
-STALE_TURN = "STALE_TURN"
-NOT_EXPECTED = "NOT_EXPECTED"
 
 
 class Disconnected(Exception):
     """A seat's bot is gone (its stream closed, cancelled or broken; its program exited)."""
-
-
-class DefaultReason(StrEnum):
-    """Why the referee applied its default action for a seat (proto ``DefaultReason``)."""
-
-    TIMEOUT = "TIMEOUT"  # no legal answer in time: a strike
-    REFUSED = "REFUSED"  # more than Clock.max_retries refused or malformed answers: a strike
-    FORFEITED = "FORFEITED"  # the seat reached Clock.max_strikes earlier in the game
-    DISCONNECTED = "DISCONNECTED"  # the seat's stream is gone (or never came)
-
-    @property
-    def strike(self) -> bool:
-        return self in (DefaultReason.TIMEOUT, DefaultReason.REFUSED)
 
 
 @dataclass(slots=True)
@@ -110,6 +94,14 @@ class Ask(NamedTuple):  # NamedTuples: one of each per decision, built faster th
     turn: int
     seat: int
     allowed_ms: float
+
+
+class Refusal(NamedTuple):
+    """An answer the turn loop refuses: the ActionError it gets, less what the loop adds (retry, times)."""
+
+    turn: int
+    code: ActionErrorCode
+    message: str
 
 
 class Outgoing(NamedTuple):
@@ -312,22 +304,23 @@ class GameSession:
         the ActionError (and, past Clock.max_retries refusals, strike and apply the default)."""
         ask = self._ask()
         seat, record = ask.seat, self.records[ask.seat]
-        error = self._try(ask, message)
-        if error is None:
+        refusal = self._try(ask, message)
+        if refusal is None:
             record.time_used_ms += elapsed_ms
             self.clocks[seat].charge(elapsed_ms)
             self.turns.append(TurnRecord(self._entry, ask.turn, seat, elapsed_ms))
             self.pending = None
             return True
-        stale = error.code == STALE_TURN  # a late answer to an earlier turn: discarded, not counted
+        stale = refusal.code is ActionErrorCode.STALE_TURN  # a late answer to an earlier turn: discarded, not counted
         self._errors += not stale
         limit = self.settings.max_retries
-        error.retry = not stale and self._errors <= limit
-        error.strikes = record.strikes
         left_ms = max(0.0, ask.allowed_ms - elapsed_ms)  # in all, decision time and bank
         decision_left_ms = min(left_ms, max(0.0, self.settings.decision_ms - elapsed_ms))
-        error.time_left_ms = int(round(decision_left_ms, 3))  # whole ms, down (rounded to the µs first: float noise)
-        error.bank_ms = int(round(left_ms - decision_left_ms, 3))  # the bank as it will be once the free time is used up
+        error = protocol.error_to_proto(
+            *refusal, retry=not stale and self._errors <= limit, strikes=record.strikes,
+            time_left_ms=round(decision_left_ms, 3),  # whole ms, down (rounded to the µs first: float noise)
+            bank_ms=round(left_ms - decision_left_ms, 3),  # the bank as it will be once the free time is used up
+        )
         self._send(seat, referee_pb2.RefereeMessage(action_error=error))
         if self._errors > limit:
             self.default(DefaultReason.REFUSED, elapsed_ms)
@@ -398,30 +391,26 @@ class GameSession:
             record.disconnected = True
             self.connected[seat] = False
 
-    def _try(self, ask: Ask, message: referee_pb2.BotMessage) -> referee_pb2.ActionError | None:
-        """Apply the message's action if it is this turn's and legal; otherwise the error to send."""
+    def _try(self, ask: Ask, message: referee_pb2.BotMessage) -> Refusal | None:
+        """Apply the message's action if it is this turn's and legal; otherwise why it is refused."""
         record = self.records[ask.seat]
         if message.WhichOneof("message") != "action":
             record.malformed += 1
-            return referee_pb2.ActionError(
-                turn=ask.turn, code=NOT_EXPECTED,
-                message="expected an Action for the pending DecisionRequest, not another Hello",
-            )
+            return Refusal(ask.turn, ActionErrorCode.NOT_EXPECTED,
+                           "expected an Action for the pending DecisionRequest, not another Hello")
         action_msg = message.action
         if action_msg.turn != ask.turn:
             record.stale += 1
-            return referee_pb2.ActionError(
-                turn=action_msg.turn, code=STALE_TURN,
-                message=f"turn {action_msg.turn} is not pending; the pending turn is {ask.turn}",
-            )
+            return Refusal(action_msg.turn, ActionErrorCode.STALE_TURN,
+                           f"turn {action_msg.turn} is not pending; the pending turn is {ask.turn}")
         try:
             self.game.apply(ask.seat, protocol.action_from_proto(action_msg))
         except protocol.ProtocolError as e:
             record.malformed += 1
-            return referee_pb2.ActionError(turn=ask.turn, code=e.code, message=e.message)
+            return Refusal(ask.turn, e.code, e.message)
         except IllegalAction as e:
             record.refusals += 1
-            return referee_pb2.ActionError(turn=ask.turn, code=e.code, message=e.message)
+            return Refusal(ask.turn, e.code, e.message)
         return None
 
     def _apply_default(self, seat: int, reason: DefaultReason, strike: events_pb2.Event | None = None,
@@ -432,7 +421,7 @@ class GameSession:
         self.game.apply(seat, action)
         self.records[seat].defaults += 1
         self.turns.append(TurnRecord(entry, self.turn, seat, time_ms, reason))
-        applied = protocol.default_applied_to_proto(self.turn, action, reason.value)
+        applied = protocol.default_applied_to_proto(self.turn, action, reason)
         events = [*self._encoded_events(seat), *([strike] if strike is not None else []), applied]
         if reason == DefaultReason.FORFEITED:
             self.held[seat].extend(events)  # see _flush_events

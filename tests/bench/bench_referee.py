@@ -70,7 +70,7 @@ from sysinfo import cpu_seconds
 
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
-from server.referee.match import GameRunner
+from server.referee.match import GameRunner, SeatPort
 from server.referee.session import GameSession, SeatInfo
 from server.service import SERVER_OPTIONS  # the echoes' options are the referee's
 from server.settings import ClockSettings
@@ -565,7 +565,7 @@ async def alternate(legs: list[Leg], seconds: float, rounds: int) -> None:
             await leg.measure(seconds / rounds)
 
 
-class MemoryPort:
+class MemoryPort(SeatPort):
     """A SeatPort in memory whose bot answers inside ``send``: what the referee costs without gRPC."""
 
     live_events = False

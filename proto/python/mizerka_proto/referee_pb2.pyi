@@ -16,11 +16,48 @@ class DecisionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DECISION_KIND_MAJOR: _ClassVar[DecisionKind]
     DECISION_KIND_EXCHANGE: _ClassVar[DecisionKind]
     DECISION_KIND_PLAY: _ClassVar[DecisionKind]
+
+class ActionErrorCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACTION_ERROR_CODE_UNSPECIFIED: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_WRONG_PHASE: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_CARD_NOT_HELD: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_MUST_FOLLOW: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_CONTRACT_USED: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_UNKNOWN_CONTRACT: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_TRUMP_REQUIRED: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_TRUMP_NOT_ALLOWED: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_BAD_EXCHANGE: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_BAD_MAJOR: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_NOT_YOUR_TURN: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_STALE_TURN: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_MALFORMED: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_NOT_EXPECTED: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_DEAL_OVER: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_GAME_OVER: _ClassVar[ActionErrorCode]
+    ACTION_ERROR_CODE_UNKNOWN_ACTION: _ClassVar[ActionErrorCode]
 DECISION_KIND_UNSPECIFIED: DecisionKind
 DECISION_KIND_CONTRACT: DecisionKind
 DECISION_KIND_MAJOR: DecisionKind
 DECISION_KIND_EXCHANGE: DecisionKind
 DECISION_KIND_PLAY: DecisionKind
+ACTION_ERROR_CODE_UNSPECIFIED: ActionErrorCode
+ACTION_ERROR_CODE_WRONG_PHASE: ActionErrorCode
+ACTION_ERROR_CODE_CARD_NOT_HELD: ActionErrorCode
+ACTION_ERROR_CODE_MUST_FOLLOW: ActionErrorCode
+ACTION_ERROR_CODE_CONTRACT_USED: ActionErrorCode
+ACTION_ERROR_CODE_UNKNOWN_CONTRACT: ActionErrorCode
+ACTION_ERROR_CODE_TRUMP_REQUIRED: ActionErrorCode
+ACTION_ERROR_CODE_TRUMP_NOT_ALLOWED: ActionErrorCode
+ACTION_ERROR_CODE_BAD_EXCHANGE: ActionErrorCode
+ACTION_ERROR_CODE_BAD_MAJOR: ActionErrorCode
+ACTION_ERROR_CODE_NOT_YOUR_TURN: ActionErrorCode
+ACTION_ERROR_CODE_STALE_TURN: ActionErrorCode
+ACTION_ERROR_CODE_MALFORMED: ActionErrorCode
+ACTION_ERROR_CODE_NOT_EXPECTED: ActionErrorCode
+ACTION_ERROR_CODE_DEAL_OVER: ActionErrorCode
+ACTION_ERROR_CODE_GAME_OVER: ActionErrorCode
+ACTION_ERROR_CODE_UNKNOWN_ACTION: ActionErrorCode
 
 class BotMessage(_message.Message):
     __slots__ = ("hello", "action")
@@ -131,7 +168,7 @@ class DecisionRequest(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., kind: _Optional[_Union[DecisionKind, str]] = ..., view: _Optional[_Union[_game_pb2.SeatView, _Mapping]] = ..., legal_actions: _Optional[_Iterable[_Union[_game_pb2.Action, _Mapping]]] = ..., exchange: _Optional[_Union[ExchangeOptions, _Mapping]] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., ruleset: _Optional[_Union[_game_pb2.Ruleset, _Mapping]] = ..., events: _Optional[_Iterable[_Union[_events_pb2.Event, _Mapping]]] = ..., default_action: _Optional[_Union[_game_pb2.Action, _Mapping]] = ..., takes_trick: _Optional[_Iterable[bool]] = ...) -> None: ...
 
 class ActionError(_message.Message):
-    __slots__ = ("turn", "code", "message", "retry", "strikes", "time_left_ms", "bank_ms")
+    __slots__ = ("turn", "code", "message", "retry", "strikes", "time_left_ms", "bank_ms", "error_code")
     TURN_FIELD_NUMBER: _ClassVar[int]
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
@@ -139,6 +176,7 @@ class ActionError(_message.Message):
     STRIKES_FIELD_NUMBER: _ClassVar[int]
     TIME_LEFT_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    ERROR_CODE_FIELD_NUMBER: _ClassVar[int]
     turn: int
     code: str
     message: str
@@ -146,7 +184,8 @@ class ActionError(_message.Message):
     strikes: int
     time_left_ms: int
     bank_ms: int
-    def __init__(self, turn: _Optional[int] = ..., code: _Optional[str] = ..., message: _Optional[str] = ..., retry: _Optional[bool] = ..., strikes: _Optional[int] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    error_code: ActionErrorCode
+    def __init__(self, turn: _Optional[int] = ..., code: _Optional[str] = ..., message: _Optional[str] = ..., retry: _Optional[bool] = ..., strikes: _Optional[int] = ..., time_left_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., error_code: _Optional[_Union[ActionErrorCode, str]] = ...) -> None: ...
 
 class GameEnd(_message.Message):
     __slots__ = ("match_id", "game_number", "seat", "rank", "totals", "results", "seats", "aborted", "abort_reason")

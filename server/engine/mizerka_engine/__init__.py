@@ -25,12 +25,13 @@ from mizerka_engine.events import (
     contract_label,
     contract_text,
 )
-from mizerka_engine.game import Decision, Game, IllegalAction, Kind, Phase, default_action, ranks
+from mizerka_engine.game import ActionErrorCode, Decision, Game, IllegalAction, Kind, Phase, default_action, ranks
 from mizerka_engine.rules import PRESETS, Contract, RulesError, Ruleset, load_ruleset
 
 __all__ = [
     "PRESETS",
     "Action",
+    "ActionErrorCode",
     "Choose",
     "Contract",
     "ContractAnnounced",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from copy import copy as shallow_copy
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
 from mizerka_engine.actions import PASS, PLAY_FIELD, Action, Choose, Exchange, Major, Play
@@ -30,7 +30,7 @@ from mizerka_engine.events import (
     Revoked,
     Settled,
 )
-from mizerka_engine.rules import MAJOR_QUOTA, PRESETS, Contract, Ruleset
+from mizerka_engine.rules import MAJOR_QUOTA, PRESETS, Contract, RevokeMode, Ruleset, TiebreakMode
 
 
 class Phase(IntEnum):
@@ -72,10 +72,39 @@ def ranks(totals: Sequence[int]) -> list[int]:
     return [1 + sum(1 for u in totals if u > t) for t in totals]
 
 
+class ActionErrorCode(StrEnum):
+    """Why an action is refused: the one list of the codes bots may switch on. On the wire it is
+    ActionError.code (this text) and ActionError.error_code (proto ActionErrorCode, ``ACTION_ERROR_CODE_``
+    + the name). The engine refuses with the rules' codes (:class:`IllegalAction`); the referee
+    refuses with the transport's (NOT_YOUR_TURN, STALE_TURN, MALFORMED, NOT_EXPECTED) before the
+    engine sees an action."""
+
+    # the rules (docs/rules.md §11)
+    WRONG_PHASE = "WRONG_PHASE"
+    CARD_NOT_HELD = "CARD_NOT_HELD"
+    MUST_FOLLOW = "MUST_FOLLOW"
+    CONTRACT_USED = "CONTRACT_USED"
+    UNKNOWN_CONTRACT = "UNKNOWN_CONTRACT"
+    TRUMP_REQUIRED = "TRUMP_REQUIRED"
+    TRUMP_NOT_ALLOWED = "TRUMP_NOT_ALLOWED"
+    BAD_EXCHANGE = "BAD_EXCHANGE"
+    BAD_MAJOR = "BAD_MAJOR"
+    # the engine's too (another seat is to act), and the referee's for a turn never asked of the seat
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    # the referee's only
+    STALE_TURN = "STALE_TURN"  # an Action for a turn that is not pending
+    MALFORMED = "MALFORMED"  # not an action at all (server.protocol.ProtocolError)
+    NOT_EXPECTED = "NOT_EXPECTED"  # nothing of the seat's is pending, or a second Hello
+    # the engine's only: the referee asks only while a deal is on, and decodes only actions
+    DEAL_OVER = "DEAL_OVER"
+    GAME_OVER = "GAME_OVER"
+    UNKNOWN_ACTION = "UNKNOWN_ACTION"
+
+
 class IllegalAction(Exception):
     """An action the rules refuse. ``code`` is stable (bots may switch on it); ``message`` is for people."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ActionErrorCode, message: str) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -244,7 +273,7 @@ class Game:
             return
         rules = self.rules
         if self.tiebreak and self.redeal == 0:
-            if rules.tiebreak == "random":
+            if rules.tiebreak is TiebreakMode.RANDOM:
                 if deal.declarer is None:
                     raise ValueError("a random tie-break deal needs a drawn declarer")
                 self.caller = deal.declarer
@@ -311,7 +340,7 @@ class Game:
             if self.regular_done >= self.rules.deals:
                 top = max(self.totals)
                 shared = self.totals.count(top) > 1
-                if not (shared and self.rules.tiebreak != "none" and self.tiebreaks_done < self.rules.tiebreak_max):
+                if not (shared and self.rules.tiebreak is not TiebreakMode.NONE and self.tiebreaks_done < self.rules.tiebreak_max):
                     self.phase, self.to_act = Phase.OVER, -1
                     self.log.append(GameOver(tuple(self.totals)))
                     return
@@ -357,7 +386,7 @@ class Game:
         if self.phase >= _WAITING:
             return None
         if self.phase == _EXCHANGE:
-            pick = self.rules.exchange == "pick"
+            pick = self.rules.pick
             if pick:
                 return Decision(self.to_act, self.phase, (), len(self.talon), True, self.talon)
             left = len(self.talon) - self.talon_pos
@@ -387,10 +416,10 @@ class Game:
         """Apply ``seat``'s action, or raise IllegalAction and change nothing."""
         phase = self.phase
         if phase >= _WAITING:
-            raise IllegalAction("GAME_OVER" if phase == _OVER else "DEAL_OVER",
+            raise IllegalAction(ActionErrorCode.GAME_OVER if phase == _OVER else ActionErrorCode.DEAL_OVER,
                                 "the game is over" if phase == _OVER else "the deal is over; no cards are dealt yet")
         if seat != self.to_act:
-            raise IllegalAction("NOT_YOUR_TURN", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+            raise IllegalAction(ActionErrorCode.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn, not seat {seat}'s")
         t = type(action)
         if t is Play:
             if phase != _PLAY:
@@ -410,31 +439,31 @@ class Game:
                 raise self._wrong_kind("exchange")
             self._exchange(seat, action)
         else:
-            raise IllegalAction("UNKNOWN_ACTION", f"{action!r} is not an action")
+            raise IllegalAction(ActionErrorCode.UNKNOWN_ACTION, f"{action!r} is not an action")
 
     def _wrong_kind(self, what: str) -> IllegalAction:
         expected = {Phase.CONTRACT: "announce a contract", Phase.MAJOR: "announce a major or pass",
                     Phase.EXCHANGE: "exchange", Phase.PLAY: "play a card"}[self.phase]
-        return IllegalAction("WRONG_PHASE", f"cannot {what} now: you must {expected}")
+        return IllegalAction(ActionErrorCode.WRONG_PHASE, f"cannot {what} now: you must {expected}")
 
     def _choose(self, seat: int, action: Choose) -> None:
         rules = self.rules
         c = rules.contract(action.contract)
         if c is None:
             names = ", ".join(x.name for x in rules.contracts)
-            raise IllegalAction("UNKNOWN_CONTRACT", f"{action.contract!r} is not a contract of {rules.preset}: {names}")
+            raise IllegalAction(ActionErrorCode.UNKNOWN_CONTRACT, f"{action.contract!r} is not a contract of {rules.preset}: {names}")
         if self.used[seat] >> self._contract_no[c.name] & 1:
-            raise IllegalAction("CONTRACT_USED", f"you have already played {c.name}")
+            raise IllegalAction(ActionErrorCode.CONTRACT_USED, f"you have already played {c.name}")
         trump = action.trump
         if c.names_trump:
             allowed = rules.trump_suits()
             if trump is None:
-                raise IllegalAction("TRUMP_REQUIRED", f"{c.name} needs a trump suit: one of {''.join(SUITS[s] for s in allowed)}")
+                raise IllegalAction(ActionErrorCode.TRUMP_REQUIRED, f"{c.name} needs a trump suit: one of {''.join(SUITS[s] for s in allowed)}")
             if trump not in allowed:
                 named = SUIT_NAMES[trump] if trump in range(4) else repr(trump)
-                raise IllegalAction("TRUMP_NOT_ALLOWED", f"{named} may not be named as trumps here: choose one of {''.join(SUITS[s] for s in allowed)}")
+                raise IllegalAction(ActionErrorCode.TRUMP_NOT_ALLOWED, f"{named} may not be named as trumps here: choose one of {''.join(SUITS[s] for s in allowed)}")
         elif trump is not None:
-            raise IllegalAction("TRUMP_NOT_ALLOWED", f"{c.name} has its own trump (or none): name no trump suit")
+            raise IllegalAction(ActionErrorCode.TRUMP_NOT_ALLOWED, f"{c.name} has its own trump (or none): name no trump suit")
         else:
             trump = c.trump
         self.log.append(ContractAnnounced(seat, c.name, trump))
@@ -451,7 +480,7 @@ class Game:
         if name is not None:
             chosen = next((c for c in options if c.name == name), None)
             if chosen is None:
-                raise IllegalAction("BAD_MAJOR", self._major_refusal(seat, name, options))
+                raise IllegalAction(ActionErrorCode.BAD_MAJOR, self._major_refusal(seat, name, options))
         self.log.append(MajorAnnounced(seat, name))
         if self.major_by < 0:  # announcing round
             if name is not None:
@@ -484,27 +513,27 @@ class Game:
 
     def _exchange(self, seat: int, action: Exchange) -> None:
         discard, take = tuple(action.discard), action.take
-        pick = self.rules.exchange == "pick"
+        pick = self.rules.pick
         hand = self.hands[seat]
         if len(set(discard)) != len(discard):
-            raise IllegalAction("BAD_EXCHANGE", "a card is discarded twice")
+            raise IllegalAction(ActionErrorCode.BAD_EXCHANGE, "a card is discarded twice")
         d_mask = 0
         for c in discard:
             d_mask |= 1 << c
         if d_mask & ~hand:
-            raise IllegalAction("BAD_EXCHANGE", f"you do not hold {_hold_text(d_mask & ~hand)}")
+            raise IllegalAction(ActionErrorCode.BAD_EXCHANGE, f"you do not hold {_hold_text(d_mask & ~hand)}")
         if pick:
             take = tuple(take or ())
             if len(set(take)) != len(take) or not set(take) <= set(self.talon):
-                raise IllegalAction("BAD_EXCHANGE", f"take must name distinct talon cards: {', '.join(format_cards(self.talon))}")
+                raise IllegalAction(ActionErrorCode.BAD_EXCHANGE, f"take must name distinct talon cards: {', '.join(format_cards(self.talon))}")
             if len(take) != len(discard):
-                raise IllegalAction("BAD_EXCHANGE", f"discard and take must have the same number of cards, not {len(discard)} and {len(take)}")
+                raise IllegalAction(ActionErrorCode.BAD_EXCHANGE, f"discard and take must have the same number of cards, not {len(discard)} and {len(take)}")
         else:
             if take is not None:
-                raise IllegalAction("BAD_EXCHANGE", "this is a blind exchange: name only the discards, the talon top is taken for you")
+                raise IllegalAction(ActionErrorCode.BAD_EXCHANGE, "this is a blind exchange: name only the discards, the talon top is taken for you")
             left = len(self.talon) - self.talon_pos
             if len(discard) > left:
-                raise IllegalAction("BAD_EXCHANGE", f"you may exchange at most {left} cards: the talon has {left} left")
+                raise IllegalAction(ActionErrorCode.BAD_EXCHANGE, f"you may exchange at most {left} cards: the talon has {left} left")
             take = self.talon[self.talon_pos : self.talon_pos + len(discard)]
             self.talon_pos += len(discard)
         t_mask = 0
@@ -525,10 +554,10 @@ class Game:
         hands = self.hands
         hand = hands[seat]
         if not 0 <= card < 52:
-            raise IllegalAction("CARD_NOT_HELD", f"{card!r} is not a card (0..51); you hold {_hold_text(hand)}")
+            raise IllegalAction(ActionErrorCode.CARD_NOT_HELD, f"{card!r} is not a card (0..51); you hold {_hold_text(hand)}")
         bit = 1 << card
         if not hand & bit:
-            raise IllegalAction("CARD_NOT_HELD", f"you do not hold {CARD_TEXT[card]}; you hold {_hold_text(hand)}")
+            raise IllegalAction(ActionErrorCode.CARD_NOT_HELD, f"you do not hold {CARD_TEXT[card]}; you hold {_hold_text(hand)}")
         trick = self.trick
         if not trick:
             self.led_mask = SUIT_MASKS[card // 13]
@@ -553,10 +582,10 @@ class Game:
 
     def _revoke(self, seat: int, card: int) -> None:
         """A card that fails to follow suit: refused, or (``revoke = "penalty"``) the deal is void."""
-        if self.rules.revoke == "reject":
+        if self.rules.revoke is RevokeMode.REJECT:
             led = self.trick[0][1] // 13
             held = self.hands[seat] & self.led_mask
-            raise IllegalAction("MUST_FOLLOW", f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(held)}")
+            raise IllegalAction(ActionErrorCode.MUST_FOLLOW, f"must follow {SUIT_NAMES[led]}: you hold {_hold_text(held)}")
         self.log.append(Revoked(seat, card))
         points = [0] * self.n
         points[seat] = -10

@@ -45,7 +45,7 @@ def resample(view: View, rules: Ruleset, rng: Random) -> Game:
             game.apply(seat, Major(name))
         else:  # the trump it named is the deal's (no preset lets a contract naming trumps be played major)
             game.apply(seat, Choose(contract.name, view.trump if contract.names_trump else None))
-    pick = rules.exchange == "pick"
+    pick = rules.pick
     while game.phase == Phase.EXCHANGE and view.exchanged[game.to_act] is not None:
         seat = game.to_act
         game.apply(seat, Exchange(discards[seat], taken[seat] if pick else None))

@@ -10,14 +10,53 @@ import dataclasses
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 from mizerka_engine.cards import SUITS
 
-DECLARER_MODES = ("alternate", "continuous", "dealer", "continuous-dealer")
-REVOKE_MODES = ("reject", "penalty")
-TIEBREAK_MODES = ("none", "random", "lowest")
-MISERE_MODES = ("reversed", "same")
+
+# The option values of docs/rules.md §9, parsed once by load_ruleset. Each is a str whose value is the
+# option's spelling in TOML, JSON and the proto enums (DECLARER_MODE_CONTINUOUS_DEALER is
+# "continuous-dealer"), so logs, options tables and the wire read as before.
+class DeclarerMode(StrEnum):
+    """Who announces the next contract (option ``declarer``, docs/rules.md §3.3)."""
+
+    ALTERNATE = "alternate"
+    CONTINUOUS = "continuous"
+    DEALER = "dealer"
+    CONTINUOUS_DEALER = "continuous-dealer"
+
+
+class RevokeMode(StrEnum):
+    """What a card that fails to follow suit does (option ``revoke``, docs/rules.md §7)."""
+
+    REJECT = "reject"  # refused (MUST_FOLLOW); the player plays again
+    PENALTY = "penalty"  # accepted: the deal is void and the revoker loses 10
+
+
+class TiebreakMode(StrEnum):
+    """Who declares a tie-break deal, if any is played (option ``tiebreak``, docs/rules.md §8)."""
+
+    NONE = "none"
+    RANDOM = "random"
+    LOWEST = "lowest"
+
+
+class MisereQuotas(StrEnum):
+    """How the quotas of minus contracts follow from those of plus contracts (option ``misere_quotas``)."""
+
+    REVERSED = "reversed"
+    SAME = "same"
+
+
+class ExchangeKind(StrEnum):
+    """How the talon is used (a preset's, docs/rules.md §4.3 and §4.4)."""
+
+    BLIND = "blind"  # each player in turn takes the talon's top cards
+    PICK = "pick"  # the declarer alone sees the talon and picks from it
+
+
 MAJOR_QUOTA = 14  # docs/rules.md §6.4: the effective declarer of a major needs 14, each other player 1.
 
 
@@ -73,16 +112,16 @@ class Ruleset:
     contracts: tuple[Contract, ...]
     quotas_plus: tuple[int, ...]
     quotas_minus: tuple[int, ...]
-    exchange: Literal["blind", "pick"]
+    exchange: ExchangeKind
     notrump: str  # the no-trump contract played in tie-break deals
     majors: bool = False
     choose_after: int | Literal["all"] = 6
-    declarer: str = "alternate"
+    declarer: DeclarerMode = DeclarerMode.ALTERNATE
     deals: int = 0  # load_ruleset fills in players x contracts unless the option says otherwise
-    revoke: str = "reject"
-    tiebreak: str = "none"
+    revoke: RevokeMode = RevokeMode.REJECT
+    tiebreak: TiebreakMode = TiebreakMode.NONE
     tiebreak_max: int = 5
-    misere_quotas: str = "reversed"
+    misere_quotas: MisereQuotas = MisereQuotas.REVERSED
     trumps_allow_spades: bool = False
     options: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
@@ -96,11 +135,21 @@ class Ruleset:
 
     @property
     def dealer_declares(self) -> bool:
-        return self.declarer in ("dealer", "continuous-dealer")
+        return self.declarer in (DeclarerMode.DEALER, DeclarerMode.CONTINUOUS_DEALER)
 
     @property
     def continuous(self) -> bool:
-        return self.declarer in ("continuous", "continuous-dealer")
+        return self.declarer in (DeclarerMode.CONTINUOUS, DeclarerMode.CONTINUOUS_DEALER)
+
+    @property
+    def pick(self) -> bool:
+        """A pick exchange (the declarer alone, from the talon it sees), not a blind one."""
+        return self.exchange is ExchangeKind.PICK
+
+    @property
+    def choose_after_all(self) -> bool:
+        """The declarer chooses with its whole hand dealt (``choose_after = "all"``)."""
+        return self.choose_after == "all"
 
     @property
     def seen_before_choice(self) -> int:
@@ -128,17 +177,17 @@ class Ruleset:
             "hand_size": self.hand_size,
             "talon_size": self.talon_size,
             "contracts": [c.name for c in self.contracts],
-            "exchange": self.exchange,
+            "exchange": self.exchange.value,
             "majors": self.majors,
             "quotas_plus": list(self.quotas_plus),
             "quotas_minus": list(self.quotas_minus),
             "choose_after": self.choose_after,
-            "declarer": self.declarer,
+            "declarer": self.declarer.value,
             "deals": self.deals,
-            "revoke": self.revoke,
-            "tiebreak": self.tiebreak,
+            "revoke": self.revoke.value,
+            "tiebreak": self.tiebreak.value,
             "tiebreak_max": self.tiebreak_max,
-            "misere_quotas": self.misere_quotas,
+            "misere_quotas": self.misere_quotas.value,
             "trumps_allow_spades": self.trumps_allow_spades,
         }
 
@@ -150,7 +199,7 @@ _MIZERKA = Ruleset(
     contracts=_MIZERKA_CONTRACTS,
     quotas_plus=(7, 5, 1),
     quotas_minus=(1, 5, 7),
-    exchange="blind",
+    exchange=ExchangeKind.BLIND,
     notrump="notrump",
 )
 
@@ -190,7 +239,7 @@ _BASES: dict[str, Ruleset] = {
         ),
         quotas_plus=(8, 4, 4),
         quotas_minus=(4, 6, 6),
-        exchange="pick",
+        exchange=ExchangeKind.PICK,
         notrump="grand",
         choose_after="all",
     ),
@@ -201,7 +250,7 @@ _BASES: dict[str, Ruleset] = {
         contracts=_MANNI_CONTRACTS,
         quotas_plus=(8, 4, 4),
         quotas_minus=(4, 6, 6),
-        exchange="pick",
+        exchange=ExchangeKind.PICK,
         notrump="grand",
         majors=True,
         choose_after="all",
@@ -224,11 +273,11 @@ _OPTION_TYPES: dict[str, tuple[type, ...]] = {
     "choose_after": (int, str),
     "trumps_allow_spades": (bool,),
 }
-_CHOICES = {
-    "declarer": DECLARER_MODES,
-    "revoke": REVOKE_MODES,
-    "tiebreak": TIEBREAK_MODES,
-    "misere_quotas": MISERE_MODES,
+_CHOICES: dict[str, type[StrEnum]] = {
+    "declarer": DeclarerMode,
+    "revoke": RevokeMode,
+    "tiebreak": TiebreakMode,
+    "misere_quotas": MisereQuotas,
 }
 
 
@@ -238,8 +287,9 @@ def _check_type(name: str, value: Any) -> None:
     if isinstance(value, bool) and bool not in types or not isinstance(value, types):
         want = " or ".join("list" if t in (list, tuple) else t.__name__ for t in types if t is not tuple)
         raise RulesError(f"option {name!r} must be a {want}, got {value!r}")
-    if name in _CHOICES and value not in _CHOICES[name]:
-        raise RulesError(f"option {name!r} must be one of {', '.join(map(repr, _CHOICES[name]))}, got {value!r}")
+    if name in _CHOICES and value not in _CHOICES[name]._value2member_map_:
+        choices = ", ".join(repr(m.value) for m in _CHOICES[name])
+        raise RulesError(f"option {name!r} must be one of {choices}, got {value!r}")
 
 
 def _quotas(name: str, value: Any, base: Ruleset) -> tuple[int, ...]:
@@ -265,7 +315,9 @@ def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Rules
         raise RulesError(f"unknown option {unknown[0]!r}; options are {', '.join(_OPTION_TYPES)}")
     for name, value in opts.items():
         _check_type(name, value)
-    changes: dict[str, Any] = {k: v for k, v in opts.items() if k in _CHOICES or k == "trumps_allow_spades"}
+    changes: dict[str, Any] = {k: _CHOICES[k](v) for k, v in opts.items() if k in _CHOICES}
+    if "trumps_allow_spades" in opts:
+        changes["trumps_allow_spades"] = opts["trumps_allow_spades"]
 
     if "choose_after" in opts and opts["choose_after"] not in (6, "all"):
         raise RulesError(f"option 'choose_after' must be 6 or \"all\", got {opts['choose_after']!r}")
@@ -275,7 +327,7 @@ def load_ruleset(preset: str, options: Mapping[str, Any] | None = None) -> Rules
     plus = _quotas("quotas_plus", opts["quotas_plus"], base) if "quotas_plus" in opts else base.quotas_plus
     if "quotas_minus" in opts:
         minus = _quotas("quotas_minus", opts["quotas_minus"], base)
-    elif opts.get("misere_quotas") == "same":
+    elif changes.get("misere_quotas") is MisereQuotas.SAME:
         minus = plus
     else:
         minus = base.quotas_minus

@@ -90,7 +90,7 @@ def _visible_hand(game: Game, audience: int, seat: int) -> tuple[int, ...] | Non
     if game.phase == Phase.CONTRACT and audience != FULL:
         # Before the announcement only the declarer sees its first `choose_after` cards;
         # with choose_after = "all" the deal is complete and everyone holds its hand.
-        if game.rules.choose_after == "all":
+        if game.rules.choose_after_all:
             return tuple(cards)
         if seat != game.caller:
             return ()
@@ -104,7 +104,7 @@ def _visible_talon(game: Game, audience: int) -> tuple[int, ...] | None:
         return None
     if audience == FULL:
         return tuple(game.talon)
-    saw = game.rules.exchange == "pick" and audience == game.declarer and game.phase >= Phase.EXCHANGE
+    saw = game.rules.pick and audience == game.declarer and game.phase >= Phase.EXCHANGE
     return tuple(game.talon) if saw else None
 
 

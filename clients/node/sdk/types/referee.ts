@@ -54,6 +54,7 @@ export interface ProtoGrpcType {
     v1: {
       Action: MessageTypeDefinition<_mizerka_v1_Action, _mizerka_v1_Action__Output>
       ActionError: MessageTypeDefinition<_mizerka_v1_ActionError, _mizerka_v1_ActionError__Output>
+      ActionErrorCode: EnumTypeDefinition
       AnnounceMajor: MessageTypeDefinition<_mizerka_v1_AnnounceMajor, _mizerka_v1_AnnounceMajor__Output>
       Announcement: MessageTypeDefinition<_mizerka_v1_Announcement, _mizerka_v1_Announcement__Output>
       AnnouncementKind: EnumTypeDefinition

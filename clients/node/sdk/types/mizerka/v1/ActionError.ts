@@ -1,5 +1,6 @@
 // Original file: ../../../proto/mizerka/v1/referee.proto
 
+import type { ActionErrorCode as _mizerka_v1_ActionErrorCode, ActionErrorCode__Output as _mizerka_v1_ActionErrorCode__Output } from '../../mizerka/v1/ActionErrorCode';
 
 /**
  * The referee refused your last message. Nothing in the game changed.
@@ -10,19 +11,10 @@ export interface ActionError {
    */
   'turn'?: (number);
   /**
-   * A stable code you may switch on:
-   * rules (from the engine): WRONG_PHASE (an action of another kind than asked),
-   * CARD_NOT_HELD, MUST_FOLLOW (failed to follow suit under revoke = reject), CONTRACT_USED,
-   * UNKNOWN_CONTRACT, TRUMP_REQUIRED, TRUMP_NOT_ALLOWED, BAD_EXCHANGE (too many cards, cards not
-   * held, repeated cards, take in a blind exchange, take not from the talon or of another size),
-   * BAD_MAJOR (a major you may not announce now);
-   * transport: NOT_YOUR_TURN (no decision of yours is pending and Action.turn was never asked of
-   * you: answered at once), STALE_TURN (Action.turn is not the pending turn: a turn of yours
-   * already answered or decided for you, or, while a decision of yours is pending, any other
-   * turn), MALFORMED (not an action at all: no action set, a card that is not a card
-   * like "1Z", a trump that is not one suit letter), NOT_EXPECTED (nothing of yours is pending,
-   * e.g. an Action between games, or a second Hello).
-   * New codes may be added; treat an unknown code like a refusal with the given retry.
+   * Why, as text: the name of error_code without its prefix ACTION_ERROR_CODE_, e.g. "MUST_FOLLOW"
+   * (see ActionErrorCode for every code). It came before error_code and is kept, always filled, for
+   * bots written against it; a new bot may switch on either. New codes may be added; treat an
+   * unknown code like a refusal with the given retry.
    */
   'code'?: (string);
   /**
@@ -50,6 +42,11 @@ export interface ActionError {
    * When retry: milliseconds left in your time bank after that.
    */
   'bank_ms'?: (number);
+  /**
+   * Why, as an enum: the same code as `code` (the referee fills both). An older referee fills only
+   * `code`, and this field is then ACTION_ERROR_CODE_UNSPECIFIED.
+   */
+  'error_code'?: (_mizerka_v1_ActionErrorCode);
 }
 
 /**
@@ -61,19 +58,10 @@ export interface ActionError__Output {
    */
   'turn': (number);
   /**
-   * A stable code you may switch on:
-   * rules (from the engine): WRONG_PHASE (an action of another kind than asked),
-   * CARD_NOT_HELD, MUST_FOLLOW (failed to follow suit under revoke = reject), CONTRACT_USED,
-   * UNKNOWN_CONTRACT, TRUMP_REQUIRED, TRUMP_NOT_ALLOWED, BAD_EXCHANGE (too many cards, cards not
-   * held, repeated cards, take in a blind exchange, take not from the talon or of another size),
-   * BAD_MAJOR (a major you may not announce now);
-   * transport: NOT_YOUR_TURN (no decision of yours is pending and Action.turn was never asked of
-   * you: answered at once), STALE_TURN (Action.turn is not the pending turn: a turn of yours
-   * already answered or decided for you, or, while a decision of yours is pending, any other
-   * turn), MALFORMED (not an action at all: no action set, a card that is not a card
-   * like "1Z", a trump that is not one suit letter), NOT_EXPECTED (nothing of yours is pending,
-   * e.g. an Action between games, or a second Hello).
-   * New codes may be added; treat an unknown code like a refusal with the given retry.
+   * Why, as text: the name of error_code without its prefix ACTION_ERROR_CODE_, e.g. "MUST_FOLLOW"
+   * (see ActionErrorCode for every code). It came before error_code and is kept, always filled, for
+   * bots written against it; a new bot may switch on either. New codes may be added; treat an
+   * unknown code like a refusal with the given retry.
    */
   'code': (string);
   /**
@@ -101,4 +89,9 @@ export interface ActionError__Output {
    * When retry: milliseconds left in your time bank after that.
    */
   'bank_ms': (number);
+  /**
+   * Why, as an enum: the same code as `code` (the referee fills both). An older referee fills only
+   * `code`, and this field is then ACTION_ERROR_CODE_UNSPECIFIED.
+   */
+  'error_code': (_mizerka_v1_ActionErrorCode__Output);
 }
