@@ -16,8 +16,10 @@ import trio
 from prometheus_client import CollectorRegistry
 
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError
+from tournaments import progress
 from tournaments.config import parse_league
-from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, progress, submit
+from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, submit
+from tournaments.leases import progress as game_counts
 from tournaments.store import LeagueStore, league_games
 from tournaments.submitter import prepare
 from tournaments.worker import LeaseLedger, Worker, WorkerSettings
@@ -87,7 +89,7 @@ def test_claims_of_many_workers_at_once_never_overlap(store: LeagueStore, tmp_pa
         while True:
             claims = w.claim(name, 3)  # SKIP LOCKED: empty while others hold the rest, so look again
             got[w.owner] += [c.lease.key for c in claims]
-            if not claims and progress(store, name).running == 60:
+            if not claims and game_counts(store, name).running == 60:
                 return
 
     threads = [threading.Thread(target=take, args=(w,)) for w in workers]
@@ -178,7 +180,7 @@ def test_progress_counts_games_by_worker(store: LeagueStore, tmp_path: Path) -> 
     a = worker(store)
     claims = a.claim(name, 3)
     a.finish(claims[0].lease, "m", [0, 0, 0], FAULTS)
-    seen = progress(store, name)
+    seen = game_counts(store, name)
     assert (seen.total, seen.finished, seen.running) == (24, 1, 2)
     assert list(seen.by_worker.values()) == [{"running": 2, "finished": 1}]
     assert store.league_state(name) == LeagueState.OPEN
@@ -192,8 +194,8 @@ def test_a_game_that_ends_while_its_lease_is_renewed_is_not_counted_lost(store: 
     leases = worker(store, lease_s=3.0)
     settings = WorkerSettings(db="unused", lease_s=3.0)
     registry = CollectorRegistry()
-    events: list[tuple[str, dict]] = []
-    w = Worker(settings, lambda event, fields: events.append((event, fields)), registry)
+    events: list[progress.Event] = []
+    w = Worker(settings, events.append, registry)
     ledger = LeaseLedger(leases, w.metrics, w.report)
     ended, expired = leases.claim(name, 2)
     for claim in (ended, expired):
@@ -220,7 +222,7 @@ def test_a_game_that_ends_while_its_lease_is_renewed_is_not_counted_lost(store: 
 
     trio.run(beat)
     assert {lease.key for lease in renewals[0]} == {ended.lease.key, expired.lease.key}
-    assert [(e, f["game"]) for e, f in events if e == "lease-lost"] == [("lease-lost", expired.lease.key)]
+    assert [e.game for e in events if isinstance(e, progress.LeaseLost)] == [expired.lease.key]
     assert registry.get_sample_value("mizerka_worker_leases_lost_total") == 1
     assert ledger.held == {}
 
@@ -231,8 +233,8 @@ def test_a_result_given_up_on_is_counted_apart_from_a_refused_one(store: LeagueS
     name = submitted(store, tmp_path, league_text())
     leases = worker(store)
     registry = CollectorRegistry()
-    events: list[tuple[str, dict]] = []
-    w = Worker(WorkerSettings(db="unused"), lambda event, fields: events.append((event, fields)), registry)
+    events: list[progress.Event] = []
+    w = Worker(WorkerSettings(db="unused"), events.append, registry)
     ledger = LeaseLedger(leases, w.metrics, w.report)
     refused, unreachable, written = leases.claim(name, 3)
     for claim in (refused, unreachable, written):
@@ -251,4 +253,4 @@ def test_a_result_given_up_on_is_counted_apart_from_a_refused_one(store: LeagueS
     counts = {n: registry.get_sample_value(f"mizerka_worker_{n}_total")
               for n in ("results_refused", "results_given_up", "games_finished")}
     assert counts == {"results_refused": 1, "results_given_up": 1, "games_finished": 1}
-    assert [f["gave_up"] for e, f in events if e == "database-lost"] == ["out_of_reach"]
+    assert [e.gave_up for e in events if isinstance(e, progress.DatabaseLost)] == ["out_of_reach"]

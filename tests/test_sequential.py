@@ -25,6 +25,7 @@ from scipy.special import stdtrit
 from scipy.stats import binom
 
 from server.store import FINISHED, PENDING
+from tournaments import progress
 from tournaments.config import League, StopRule, parse_league
 from tournaments.league_standings import load_results, settled
 from tournaments.leases import LeagueState, Leases, in_flight, new_worker_id
@@ -240,11 +241,11 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
     league = parse_league(path.read_text(), path)
     results = {g.key: list(g.totals) for g in play(league, {"a": 20.0, "b": 0.0, "c": -20.0}, gaussian,
                                                             np.random.default_rng(11))}
-    events: list[tuple[str, dict]] = []
+    events: list[progress.Event] = []
     store = LeagueStore(pg_url)
 
     async def worker() -> int:
-        while not any(e == "submitted" for e, _ in events):
+        while not any(isinstance(e, progress.Submitted) for e in events):
             await trio.sleep(0.01)
         leases = Leases(store, new_worker_id(), 30)
         await trio.to_thread.run_sync(leases.join, 1)
@@ -253,7 +254,7 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
             for c in claims:
                 assert await trio.to_thread.run_sync(leases.finish, c.lease, "m", results[c.lease.key], FAULTS)
             done += len(claims)
-            while sum(e == "game" for e, _ in events) < done:  # the submitter has looked at these
+            while sum(isinstance(e, progress.Game) for e in events) < done:  # the submitter has looked at these
                 await trio.sleep(0.01)
         return done
 
@@ -262,7 +263,7 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
             out: dict[str, Standings] = {}
 
             async def submitter() -> None:
-                out["result"] = await submit_league(league, lambda e, d: events.append((e, d)), poll_s=0.01)
+                out["result"] = await submit_league(league, events.append, poll_s=0.01)
 
             nursery.start_soon(submitter)
             played = await worker()
@@ -272,16 +273,15 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
         played, result = trio.run(main)
         evidence = result.separation
         assert evidence is not None and evidence.settled and evidence.games == played < 60 and evidence.scheduled == 300
-        settled_events = [d for e, d in events if e == "settled"]
-        assert settled_events == [{"games": played, "rounds": played // 3, "scheduled": 300, "confidence": 0.95}]
+        assert [e for e in events if isinstance(e, progress.Settled)] == [progress.Settled(played, played // 3, 300, 0.95)]
         statuses = [r["status"] for r in store.league_games(league.name)]
         assert statuses.count(FINISHED) == played and statuses.count(PENDING) == 300 - played
         assert store.league_state(league.name) == LeagueState.DONE and in_flight(store, league.name) == 0
         assert Leases(store, new_worker_id(), 30).claim(league.name, 10) == []
         events.clear()
-        again = trio.run(submit_league, league, lambda e, d: events.append((e, d)), False, 0.01)  # resume: nothing to do
+        again = trio.run(submit_league, league, events.append, False, 0.01)  # resume: nothing to do
         assert again.separation is not None and again.separation.settled and again.games == played
-        assert [e for e, _ in events if e in ("submitted", "settled", "published")] == ["settled", "published"]
+        assert [e.name for e in events if isinstance(e, progress.Submitted | progress.Settled | progress.Published)] == ["settled", "published"]
         assert store.league_state(league.name) == LeagueState.DONE
     finally:
         store.close()

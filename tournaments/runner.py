@@ -39,15 +39,16 @@ from server.private_files import private_dir
 from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
 from server.text import counted
+from tournaments import progress
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.bwrap import BotSandbox, HostError
 from tournaments.config import BotSpec, League
 from tournaments.league_standings import load_results, settled
-from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
+from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee
 from tournaments.processes import Child, last_lines
+from tournaments.progress import Report
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.schedule import batches, deal_groups, match_group, schedule
-from tournaments.sequential import Separation
 from tournaments.stats import Standings
 from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
 
@@ -162,7 +163,7 @@ class LeagueRunner:
                 if e.code() not in (*RETRYABLE, grpc.StatusCode.UNKNOWN):
                     raise
                 if e.code() == grpc.StatusCode.UNKNOWN:
-                    self.report("referee-error", {"error": (e.details() or "").splitlines()[0][:200]})
+                    self.report(progress.RefereeError((e.details() or "").splitlines()[0][:200]))
                 if self.referee is not None:
                     await self.referee.up.wait()
                 failures += 1
@@ -184,7 +185,7 @@ class LeagueRunner:
             path, server = self.league.data / REMOTE_BOTS_FILE, remote[0].env["MIZERKA_SERVER"]
             write_remote_bots(path, self.league.name, server, remote)
             for bot in remote:
-                self.report("remote-bot", {"bot": bot.name, "server": server, "command": bot.command, "file": str(path)})
+                self.report(progress.RemoteBot(bot.name, server, bot.command, str(path)))
 
     def _reach(self) -> dict[str, str]:
         """How a bot elsewhere reaches the referee: the local one's address as seen from another
@@ -224,7 +225,7 @@ class LeagueRunner:
                 process: Child | None = self.sandbox.start(spec, env, log)
             except HostError as e:  # the host's failure, not the bot's: tried again, never counted as its crash
                 host_failures += 1
-                self.report("sandbox-retry", {"bot": spec.name, "error": str(e), "failures": host_failures})
+                self.report(progress.SandboxRetry(spec.name, str(e), host_failures))
                 await trio.sleep(RESTART.delay(host_failures))
                 continue
             except OSError as e:
@@ -241,17 +242,17 @@ class LeagueRunner:
                 # the organiser's side is failing (the referee cannot check a connecting bot's token
                 # either, and ends its stream): the exit is not charged to the bot
                 uncharged += 1
-                self.report("bot-exit", {"bot": spec.name, "reason": why, "charged": False, "error": db_error_text(e)})
+                self.report(progress.BotExit(spec.name, why, charged=False, error=db_error_text(e)))
                 await trio.sleep(RESTART.delay(uncharged))
                 continue
             row["crashes"] = crashes
             if disabled is not None:
                 row["disabled"] = disabled
                 never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which
-                self.report("bot-disabled", {"bot": spec.name, "reason": disabled, "last": why, "never_connected": never,
-                                             "log": str(log), "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
+                self.report(progress.BotDisabled(spec.name, disabled, why, never, str(log),
+                                                 tuple(last_lines(log, LOG_TAIL_LINES)) if never else ()))
                 return
-            self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
+            self.report(progress.BotCrash(spec.name, why, crashes, league.max_crashes))
             await trio.sleep(RESTART.delay(crashes))
 
     def _charge_crash(self, name: str, why: str) -> tuple[int, str | None]:
@@ -299,14 +300,14 @@ class LeagueRunner:
                 )
                 if not await trio.to_thread.run_sync(self.ledger.started, row, match_id):
                     await self._call(self.client.abort, "", LEASE_LOST, [match_id])
-                    self.report("lease-lost", {"game": row["key"], "match": match_id})
+                    self.report(progress.LeaseLost(row["key"], match_id))
                     return
                 match = await self._finished(match_id)
                 if match is not None and match.status == arena_pb2.MATCH_STATUS_FINISHED and match.results:
                     await self._record(row, match)
                     return
                 # lost (aborted, or unknown to a referee on a new database): replay the seed
-                self.report("replay", {"game": row["key"], "match": match_id})
+                self.report(progress.Replay(row["key"], match_id))
 
     async def abort_matches(self, reason: str) -> None:
         """Stop every unfinished match of the league on the referee (Arena.AbortMatches on its
@@ -318,10 +319,10 @@ class LeagueRunner:
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.UNIMPLEMENTED:
                 raise
-            self.report("abort-unsupported", {})
+            self.report(progress.AbortUnsupported())
             return
         if aborted:
-            self.report("aborted", {"matches": aborted, "reason": reason})
+            self.report(progress.Aborted(tuple(aborted), reason))
 
     async def publish(self) -> None:
         """Every game is stored: only now may anyone see the league's cards (Watch's full records)."""
@@ -346,9 +347,9 @@ class LeagueRunner:
             for s in game.seats
         ]
         if await trio.to_thread.run_sync(self.ledger.finished, row, match.match_id, list(game.totals), faults):
-            self.report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(game.totals)})
+            self.report(progress.Game(row["key"], tuple(row["seats"]), tuple(game.totals)))
         else:
-            self.report("refused", {"game": row["key"], "match": match.match_id})
+            self.report(progress.Refused(row["key"], match.match_id))
 
 
 class Stopped(Exception):
@@ -445,11 +446,11 @@ async def _run_league(league: League, report: Report, server: str | Connection |
         done = [r for r in rows if r["status"] == FINISHED]
         evidence = settled(store, league)  # stop = "settled": a league that settled earlier plays no more
         todo = [] if evidence is not None else [r for r in rows if r["status"] != FINISHED]
-        report("start", {"total": len(rows), "done": len(done), "todo": len(todo)})
+        report(progress.Start(total=len(rows), done=len(done), todo=len(todo)))
         if evidence is not None:
-            report("settled", settled_event(evidence))
+            report(progress.Settled.of(evidence))
         if interrupted:
-            report("interrupted", {"games": interrupted})
+            report(progress.Interrupted(tuple(interrupted)))
         group = match_group(league, secret)
         if todo:
             await _play(league, store, report, server, token, todo, group, stop, host, port, http)
@@ -459,18 +460,12 @@ async def _run_league(league: League, report: Report, server: str | Connection |
             store.publish(group)
         else:
             await trio.to_thread.run_sync(_publish, server, token, group)
-        report("published", {"group": group})
+        report(progress.Published(group))
         result = load_results(store, league)
-        report("end", {"games": result.games})
+        report(progress.End(result.games))
         return result
     finally:
         store.close()
-
-
-def settled_event(evidence: Separation) -> dict[str, Any]:
-    """What the "settled" report says: the league stopped, its remaining games are not needed."""
-    return {"games": evidence.games, "rounds": evidence.rounds, "scheduled": evidence.scheduled,
-            "confidence": evidence.confidence}
 
 
 def _publish(server: str | Connection, token: str, group: str) -> None:
@@ -507,7 +502,7 @@ async def _play(league: League, store: LeagueStore, report: Report, server: str 
                             games.start_soon(runner.play_group, rows)
                     evidence = await trio.to_thread.run_sync(settled, store, league)
                     if evidence is not None:
-                        report("settled", settled_event(evidence))
+                        report(progress.Settled.of(evidence))
                         break
                 await runner.publish()
             if playing.cancelled_caught:

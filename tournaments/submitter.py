@@ -18,11 +18,13 @@ import secrets
 import trio
 
 from server.store import StoreError
+from tournaments import progress
 from tournaments.config import League
 from tournaments.league_standings import load_results, settled
-from tournaments.leases import LeagueState, close, in_flight, progress, submit
-from tournaments.local_referee import Report
-from tournaments.runner import fingerprint, name_variants, settled_event
+from tournaments.leases import LeagueState, close, in_flight, submit
+from tournaments.leases import progress as game_counts
+from tournaments.progress import Report
+from tournaments.runner import fingerprint, name_variants
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
@@ -73,13 +75,13 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
         evidence = await trio.to_thread.run_sync(settled, store, league)  # stop = "settled", and it did
         if state != LeagueState.DONE and evidence is None:
             await trio.to_thread.run_sync(submit, store, league.name, league.path.read_text(encoding="utf-8"), league.path)
-        seen = await trio.to_thread.run_sync(progress, store, league.name)
-        report("start", {"total": seen.total, "done": seen.finished, "todo": seen.total - seen.finished})
+        seen = await trio.to_thread.run_sync(game_counts, store, league.name)
+        report(progress.Start(total=seen.total, done=seen.finished, todo=seen.total - seen.finished))
         if evidence is None:
-            report("submitted", {"league": league.name})
+            report(progress.Submitted(league.name))
         else:
             await trio.to_thread.run_sync(close, store, league.name)
-            report("settled", settled_event(evidence))
+            report(progress.Settled.of(evidence))
         finished = {r["key"] for r in store.league_games(league.name) if r["status"] == "FINISHED"}
         workers: dict[str, dict[str, int]] = {}
         while seen.finished < seen.total:
@@ -88,31 +90,31 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
                 # settled, and the games the workers held have ended: stop once the rows read below
                 # (after this check, so they include every game that ended) are reported
                 idle = evidence is not None and await trio.to_thread.run_sync(in_flight, store, league.name) == 0
-                seen = await trio.to_thread.run_sync(progress, store, league.name)
+                seen = await trio.to_thread.run_sync(game_counts, store, league.name)
                 rows = await trio.to_thread.run_sync(store.league_games, league.name)
                 new = [r for r in rows if r["status"] == "FINISHED" and r["key"] not in finished]
                 if new and evidence is None:
                     evidence = await trio.to_thread.run_sync(settled, store, league)
                     if evidence is not None:
                         await trio.to_thread.run_sync(close, store, league.name)  # the workers claim no more
-                        report("settled", settled_event(evidence))
+                        report(progress.Settled.of(evidence))
             except DB_ERRORS as e:  # the workers go on without us: keep following once it is back
-                report("database-unreachable", {"error": db_error_text(e)})
+                report(progress.DatabaseUnreachable(db_error_text(e)))
                 await trio.sleep(min(5.0, 10 * poll_s))
                 continue
             for row in new:
                 finished.add(row["key"])
-                report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(row["totals"])})
+                report(progress.Game(row["key"], tuple(row["seats"]), tuple(row["totals"])))
             if seen.by_worker != workers:
                 workers = {k: dict(v) for k, v in seen.by_worker.items()}
-                report("workers", {"workers": workers, "running": seen.running})
+                report(progress.Workers(workers, seen.running))
             if idle:
                 break
         await trio.to_thread.run_sync(store.publish, match_group(league, secret))
         await trio.to_thread.run_sync(close, store, league.name)
-        report("published", {"group": match_group(league, secret)})
+        report(progress.Published(match_group(league, secret)))
         result = await trio.to_thread.run_sync(load_results, store, league)
-        report("end", {"games": result.games})
+        report(progress.End(result.games))
         return result
     finally:
         store.close()
