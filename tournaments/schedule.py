@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Any, TypeVar
 
-from tournaments.config import League, StopRule
+from tournaments.config import Format, League, Seatings, StopRule
 
 Row = TypeVar("Row", bound=Mapping[str, Any])
 
@@ -68,14 +68,14 @@ def group_of(name: str, secret: str) -> str:
 def tables(league: League) -> list[tuple[str, ...]]:
     k = league.rules.players
     names = [b.name for b in league.bots]
-    if league.format == "gauntlet":
+    if league.format is Format.GAUNTLET:
         pool = [n for n in names if n != league.candidate]
         return [(league.candidate, *rest) for rest in combinations(pool, k - 1)]  # type: ignore[misc]
     return list(combinations(names, k))
 
 
-def seatings(table: tuple[str, ...], kind: str) -> list[tuple[str, ...]]:
-    if kind == "all":
+def seatings(table: tuple[str, ...], kind: Seatings) -> list[tuple[str, ...]]:
+    if kind is Seatings.ALL:
         return list(permutations(table))
     return [table[i:] + table[:i] for i in range(len(table))]
 
