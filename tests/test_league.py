@@ -150,8 +150,7 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
     store = LeagueStore(league.db_path)
     store.open_league(league.name, fingerprint(league), "secret")
     slots = schedule(league, "secret")
-    store.add_schedule(league.name, [{"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
-                                     for i, s in enumerate(slots)])
+    store.add_schedule(league.name, slots)
     totals = [(3, 0, -3), (5, -5, 0), (1, 1, -2), (-4, 2, 2), (0, 0, 0), (6, -3, -3),
               (2, -1, -1), (-2, 4, -2), (1, -2, 1), (7, -7, 0), (-1, 2, -1), (3, -2, -1)]
     no_faults = {"timeouts": 0, "refusals": 0, "defaults": 0, "forfeits": 0, "disconnects": 0}

@@ -20,7 +20,7 @@ from tournaments import progress
 from tournaments.config import parse_league
 from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, submit
 from tournaments.leases import progress as game_counts
-from tournaments.store import LeagueStore, league_games
+from tournaments.store import LeagueGame, LeagueStore, league_games
 from tournaments.submitter import prepare
 from tournaments.worker import LeaseLedger, Worker, WorkerSettings
 
@@ -65,8 +65,8 @@ def expire(store: LeagueStore, key: str) -> None:
         conn.execute(league_games.update().where(league_games.c.key == key).values(lease_expires=0.0))
 
 
-def row(store: LeagueStore, key: str) -> dict:
-    return next(r for r in store.league_games("lz") if r["key"] == key)
+def row(store: LeagueStore, key: str) -> LeagueGame:
+    return next(r for r in store.league_games("lz") if r.key == key)
 
 
 def test_a_sqlite_file_is_refused_with_a_reason(tmp_path: Path) -> None:
@@ -101,8 +101,8 @@ def test_claims_of_many_workers_at_once_never_overlap(store: LeagueStore, tmp_pa
     assert len(keys) == len(set(keys)) == 60
     assert sum(1 for ks in got.values() if ks) >= 2  # they really competed
     rows = store.league_games(name)
-    assert all(r["status"] == RUNNING and r["attempt"] == 1 for r in rows)
-    assert {r["key"]: r["lease_owner"] for r in rows} == {k: w for w, ks in got.items() for k in ks}
+    assert all(r.status == RUNNING and r.attempt == 1 for r in rows)
+    assert {r.key: r.lease_owner for r in rows} == {k: w for w, ks in got.items() for k in ks}
 
 
 def test_a_result_is_written_once_and_only_under_the_lease(store: LeagueStore, tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_a_result_is_written_once_and_only_under_the_lease(store: LeagueStore, t
     assert a.finish(claim.lease, "m-a", [1, 2, -3], FAULTS)
     assert not a.finish(claim.lease, "m-again", [9, 9, 9], FAULTS)  # exactly once
     r = row(store, claim.lease.key)
-    assert r["status"] == FINISHED and r["match_id"] == "m-a" and r["totals"] == [1, 2, -3]
+    assert r.status == FINISHED and r.match_id == "m-a" and r.totals == (1, 2, -3)
 
 
 def test_an_expired_lease_is_retaken_and_its_late_result_refused(store: LeagueStore, tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_an_expired_lease_is_retaken_and_its_late_result_refused(store: LeagueSt
     assert not a.started(claim.lease, "m-late")
     assert b.started(retake.lease, "m-b") and b.finish(retake.lease, "m-b", [1, 1, -2], FAULTS)
     r = row(store, key)
-    assert r["status"] == FINISHED and r["match_id"] == "m-b" and r["totals"] == [1, 1, -2] and r["discarded"] == ["m-lost"]
+    assert r.status == FINISHED and r.match_id == "m-b" and r.totals == (1, 1, -2) and r.discarded == ("m-lost",)
     assert store.match("m-lost").status == ABORTED
 
 
@@ -145,19 +145,19 @@ def test_an_expired_lease_not_yet_retaken_still_refuses_the_late_result(store: L
     claim = a.claim(name, 1)[0]
     expire(store, claim.lease.key)
     assert not a.finish(claim.lease, "m", [0, 0, 0], FAULTS)
-    assert row(store, claim.lease.key)["status"] == RUNNING  # claimable again, no result
+    assert row(store, claim.lease.key).status == RUNNING  # claimable again, no result
 
 
 def test_games_of_one_deal_group_are_never_in_flight_together(store: LeagueStore, tmp_path: Path) -> None:
     name = submitted(store, tmp_path, league_text(duplicate=True))  # 8 deal groups of 3 seatings
     a, b = worker(store), worker(store)
     first = a.claim(name, 100)
-    assert len(first) == 8 and len({c.row["seed"] for c in first}) == 8
+    assert len(first) == 8 and len({c.row.seed for c in first}) == 8
     assert b.claim(name, 100) == []  # every group has a game in flight
     done = first[0]
     assert a.finish(done.lease, "m", [0, 0, 0], FAULTS)
     nxt = b.claim(name, 100)
-    assert [c.row["seed"] for c in nxt] == [done.row["seed"]] and nxt[0].row["position"] > done.row["position"]
+    assert [c.row.seed for c in nxt] == [done.row.seed] and nxt[0].row.position > done.row.position
 
 
 def test_a_stopping_worker_hands_its_games_back_at_once(store: LeagueStore, tmp_path: Path) -> None:
@@ -168,8 +168,8 @@ def test_a_stopping_worker_hands_its_games_back_at_once(store: LeagueStore, tmp_
     assert a.release([c.lease for c in claims], {claims[0].lease.key: "m-0"}) == 2
     for c in claims:
         r = row(store, c.lease.key)
-        assert r["status"] == PENDING and r["lease_owner"] is None
-    assert row(store, claims[0].lease.key)["discarded"] == ["m-0"]
+        assert r.status == PENDING and r.lease_owner is None
+    assert row(store, claims[0].lease.key).discarded == ("m-0",)
     assert not a.finish(claims[0].lease, "m-0", [0, 0, 0], FAULTS)  # handed back: no longer a's
     again = b.claim(name, 2)
     assert {c.lease.key for c in again} == {c.lease.key for c in claims} and all(c.retaken_from is None for c in again)

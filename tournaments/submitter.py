@@ -17,7 +17,7 @@ import secrets
 
 import trio
 
-from server.store import StoreError
+from server.store import FINISHED, StoreError
 from tournaments import progress
 from tournaments.config import League
 from tournaments.league_standings import load_results, settled
@@ -44,10 +44,7 @@ def prepare(store: LeagueStore, league: League, fresh: bool) -> str:
                          "or start it over for the workers with --fresh")
     secret = store.open_league(league.name, fingerprint(league),
                                league.seed if league.seed is not None else secrets.token_hex(32))
-    store.add_schedule(league.name, [
-        {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
-        for i, s in enumerate(schedule(league, secret))
-    ])
+    store.add_schedule(league.name, schedule(league, secret))
     for spec in league.bots:
         if store.league_bot(league.name, spec.name) is None:
             bot, token = _register(store, f"{spec.name}@{league.name}")
@@ -82,7 +79,7 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
         else:
             await trio.to_thread.run_sync(close, store, league.name)
             report(progress.Settled.of(evidence))
-        finished = {r["key"] for r in store.league_games(league.name) if r["status"] == "FINISHED"}
+        finished = {r.key for r in store.league_games(league.name) if r.status == FINISHED}
         workers: dict[str, dict[str, int]] = {}
         while seen.finished < seen.total:
             try:
@@ -92,7 +89,7 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
                 idle = evidence is not None and await trio.to_thread.run_sync(in_flight, store, league.name) == 0
                 seen = await trio.to_thread.run_sync(game_counts, store, league.name)
                 rows = await trio.to_thread.run_sync(store.league_games, league.name)
-                new = [r for r in rows if r["status"] == "FINISHED" and r["key"] not in finished]
+                new = [g for r in rows if r.key not in finished and (g := r.result) is not None]
                 if new and evidence is None:
                     evidence = await trio.to_thread.run_sync(settled, store, league)
                     if evidence is not None:
@@ -102,9 +99,9 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
                 report(progress.DatabaseUnreachable(db_error_text(e)))
                 await trio.sleep(min(5.0, 10 * poll_s))
                 continue
-            for row in new:
-                finished.add(row["key"])
-                report(progress.Game(row["key"], tuple(row["seats"]), tuple(row["totals"])))
+            for game in new:
+                finished.add(game.key)
+                report(progress.Game(game.key, game.seats, game.totals))
             if seen.by_worker != workers:
                 workers = {k: dict(v) for k, v in seen.by_worker.items()}
                 report(progress.Workers(workers, seen.running))

@@ -49,7 +49,7 @@ from tournaments.progress import Report
 from tournaments.runner import LeagueRunner, Stop
 from tournaments.sandbox import SandboxError
 from tournaments.schedule import match_group
-from tournaments.store import DB_ERRORS, LeagueStore, db_error_text
+from tournaments.store import DB_ERRORS, LeagueStore, ScheduledGame, db_error_text
 
 SKIP_S = 60.0  # a league this host cannot play is looked at again after this long
 HANDED_BACK = "the worker playing this game is stopping; another worker plays it again"
@@ -149,15 +149,15 @@ class LeaseLedger:
         self.held.pop(key, None)
         self.match_ids.pop(key, None)
 
-    def started(self, row: dict[str, Any], match_id: str) -> bool:
-        lease = self.held.get(row["key"])
+    def started(self, row: ScheduledGame, match_id: str) -> bool:
+        lease = self.held.get(row.key)
         if lease is None:  # lost meanwhile (the heartbeat forgot it)
             return False
-        self.match_ids[row["key"]] = match_id
+        self.match_ids[row.key] = match_id
         return bool(self._answer(self.leases.started, lease, match_id))
 
-    def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
-        lease = self.held.get(row["key"])
+    def finished(self, row: ScheduledGame, match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
+        lease = self.held.get(row.key)
         answer = lease is not None and self._answer(self.leases.finish, lease, match_id, totals, faults)
         (self.metrics.finished if answer else self.metrics.given_up if answer is None else self.metrics.refused).inc()
         return bool(answer)
