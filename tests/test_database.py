@@ -21,7 +21,8 @@ from server.database import SCHEMA_HEAD, DatabaseError, database_url, describe
 from server.schema_upgrade import head_revision
 from server.store import FINISHED, Store, StoreError
 from tournaments import store as league_store
-from tournaments.store import LeagueStore
+from tournaments.schedule import Slot
+from tournaments.store import LeagueBot, LeagueStore
 
 from harness import need_sandbox, refused_port
 from pg import pg_server, pg_url  # noqa: F401 (fixtures)
@@ -76,19 +77,20 @@ def test_the_store_behaves_the_same_on_both_backends(db: str) -> None:
         assert store.open_league("L", {"preset": "p"}, "other") == "secret1"
         with pytest.raises(StoreError, match="different preset"):
             store.open_league("L", {"preset": "q"}, "x")
-        store.add_schedule("L", [{"key": "k0", "position": 0, "unit": "u", "seats": ["a", "b", "c"], "seed": "s0"},
-                                 {"key": "k1", "position": 1, "unit": "u", "seats": ["b", "c", "a"], "seed": "s1"}])
+        store.add_schedule("L", [Slot("k0", 0, 0, 0, ("a", "b", "c"), "s0"), Slot("k1", 0, 0, 1, ("b", "c", "a"), "s1")])
         store.start_league_game("L", "k0", row.id)
         store.start_league_game("L", "k1", "m-lost")
         assert store.finish_league_game("L", "k0", row.id, [1, -1, 0], [{}, {}, {}])
         assert not store.finish_league_game("L", "k0", row.id, [1, -1, 0], [{}, {}, {}])
         assert store.discard_in_flight("L") == ["k1"]
         games = store.league_games("L")
-        assert [(g["status"], g["discarded"]) for g in games] == [("FINISHED", None), ("PENDING", ["m-lost"])]
+        assert [(g.key, g.position, g.unit, g.seats, g.seed) for g in games] == [
+            ("k0", 0, "t0/g0", ("a", "b", "c"), "s0"), ("k1", 1, "t0/g0", ("b", "c", "a"), "s1")]
+        assert [(g.status, g.totals, g.discarded) for g in games] == [("FINISHED", (1, -1, 0), None), ("PENDING", None, ("m-lost",))]
         store.add_league_bot("L", "a", a.id, token)
         assert store.count_crash("L", "a") == 1
         store.disable_league_bot("L", "a", "crashed")
-        assert store.league_bot("L", "a")["disabled"] == "crashed"
+        assert store.league_bot("L", "a") == LeagueBot("L", "a", a.id, token, crashes=1, disabled="crashed")
         store.drop_league("L")
         assert store.league_games("L") == [] and store.league_bots("L") == []
     finally:

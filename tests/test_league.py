@@ -20,7 +20,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from server.store import Store
-from tournaments.config import LeagueError, load_league, parse_league
+from tournaments.config import Format, LeagueError, Seatings, load_league, parse_league
 from tournaments.runner import fingerprint
 from tournaments.schedule import schedule
 from tournaments.store import LeagueStore
@@ -69,9 +69,13 @@ def test_a_round_robin_schedule_balances_seats_and_deals_fresh_cards_unless_dupl
 
 def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     rotate = load_league(league_file(tmp_path, name="r"))
+    assert rotate.format is Format.ROUND_ROBIN and rotate.seatings is Seatings.ROTATE  # the defaults
     assert len(schedule(rotate, "s")) == 4 * 3
     gauntlet = load_league(league_file(tmp_path, name="g", bots=("heuristic", "greedy", "cautious", "random", "random2"),
                                        extra='format = "gauntlet"\ncandidate = "heuristic"'))
+    assert gauntlet.format is Format.GAUNTLET
+    stored = json.loads(json.dumps(fingerprint(gauntlet)))  # as the database keeps it, and older versions kept it
+    assert (stored["format"], stored["seatings"]) == ("gauntlet", "rotate") and stored == fingerprint(gauntlet)
     slots = schedule(gauntlet, "s")
     assert len(slots) == 6 * 3 and all("heuristic" in s.seats for s in slots)  # C(4,2) tables x 3 rotations
     assert Counter(s.seats.index("heuristic") for s in slots) == {0: 6, 1: 6, 2: 6}
@@ -89,7 +93,8 @@ def test_rotate_and_gauntlet_schedules(tmp_path: Path) -> None:
     ('name = "x"\nbots = [{name = "a", command = "a"}, {name = "b", command = "b"}]', "needs at least 3 bots"),
     ('name = "x"\nbots = [{name = "a"}]', "bots[0] (a): command must be a non-empty list"),
     ('name = "x"\nbots = [{name = "a", command = "x", remote = true}]', "a remote bot connects by itself"),
-    ('name = "x"\nformat = "swiss"\nbots = []', "format must be one of round-robin, gauntlet"),
+    ('name = "x"\nformat = "swiss"\nbots = []', "format must be one of round-robin, gauntlet, got 'swiss'"),
+    (f'name = "x"\nseatings = "each"\n{THREE}', "seatings must be one of all, rotate, got 'each'"),
     ('name = "x"\nformat = "gauntlet"\nbots = []', "a gauntlet needs candidate"),
     ('name = "x"\nbots = []\n[options]\ndeals = 7', "option 'deals' must be a multiple of the 3 players"),
     ('name = "x"\nbots = []\n[clock]\ndecision_ms = 0', "[clock]: a clock needs decision_ms or bank_ms"),
@@ -145,8 +150,7 @@ def test_standings_json_agrees_with_a_hand_computation(tmp_path: Path) -> None:
     store = LeagueStore(league.db_path)
     store.open_league(league.name, fingerprint(league), "secret")
     slots = schedule(league, "secret")
-    store.add_schedule(league.name, [{"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
-                                     for i, s in enumerate(slots)])
+    store.add_schedule(league.name, slots)
     totals = [(3, 0, -3), (5, -5, 0), (1, 1, -2), (-4, 2, 2), (0, 0, 0), (6, -3, -3),
               (2, -1, -1), (-2, 4, -2), (1, -2, 1), (7, -7, 0), (-1, 2, -1), (3, -2, -1)]
     no_faults = {"timeouts": 0, "refusals": 0, "defaults": 0, "forfeits": 0, "disconnects": 0}

@@ -16,9 +16,11 @@ import trio
 from prometheus_client import CollectorRegistry
 
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError
+from tournaments import progress
 from tournaments.config import parse_league
-from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, progress, submit
-from tournaments.store import LeagueStore, league_games
+from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, submit
+from tournaments.leases import progress as game_counts
+from tournaments.store import LeagueGame, LeagueStore, league_games
 from tournaments.submitter import prepare
 from tournaments.worker import LeaseLedger, Worker, WorkerSettings
 
@@ -63,8 +65,8 @@ def expire(store: LeagueStore, key: str) -> None:
         conn.execute(league_games.update().where(league_games.c.key == key).values(lease_expires=0.0))
 
 
-def row(store: LeagueStore, key: str) -> dict:
-    return next(r for r in store.league_games("lz") if r["key"] == key)
+def row(store: LeagueStore, key: str) -> LeagueGame:
+    return next(r for r in store.league_games("lz") if r.key == key)
 
 
 def test_a_sqlite_file_is_refused_with_a_reason(tmp_path: Path) -> None:
@@ -87,7 +89,7 @@ def test_claims_of_many_workers_at_once_never_overlap(store: LeagueStore, tmp_pa
         while True:
             claims = w.claim(name, 3)  # SKIP LOCKED: empty while others hold the rest, so look again
             got[w.owner] += [c.lease.key for c in claims]
-            if not claims and progress(store, name).running == 60:
+            if not claims and game_counts(store, name).running == 60:
                 return
 
     threads = [threading.Thread(target=take, args=(w,)) for w in workers]
@@ -99,8 +101,8 @@ def test_claims_of_many_workers_at_once_never_overlap(store: LeagueStore, tmp_pa
     assert len(keys) == len(set(keys)) == 60
     assert sum(1 for ks in got.values() if ks) >= 2  # they really competed
     rows = store.league_games(name)
-    assert all(r["status"] == RUNNING and r["attempt"] == 1 for r in rows)
-    assert {r["key"]: r["lease_owner"] for r in rows} == {k: w for w, ks in got.items() for k in ks}
+    assert all(r.status == RUNNING and r.attempt == 1 for r in rows)
+    assert {r.key: r.lease_owner for r in rows} == {k: w for w, ks in got.items() for k in ks}
 
 
 def test_a_result_is_written_once_and_only_under_the_lease(store: LeagueStore, tmp_path: Path) -> None:
@@ -112,7 +114,7 @@ def test_a_result_is_written_once_and_only_under_the_lease(store: LeagueStore, t
     assert a.finish(claim.lease, "m-a", [1, 2, -3], FAULTS)
     assert not a.finish(claim.lease, "m-again", [9, 9, 9], FAULTS)  # exactly once
     r = row(store, claim.lease.key)
-    assert r["status"] == FINISHED and r["match_id"] == "m-a" and r["totals"] == [1, 2, -3]
+    assert r.status == FINISHED and r.match_id == "m-a" and r.totals == (1, 2, -3)
 
 
 def test_an_expired_lease_is_retaken_and_its_late_result_refused(store: LeagueStore, tmp_path: Path) -> None:
@@ -133,7 +135,7 @@ def test_an_expired_lease_is_retaken_and_its_late_result_refused(store: LeagueSt
     assert not a.started(claim.lease, "m-late")
     assert b.started(retake.lease, "m-b") and b.finish(retake.lease, "m-b", [1, 1, -2], FAULTS)
     r = row(store, key)
-    assert r["status"] == FINISHED and r["match_id"] == "m-b" and r["totals"] == [1, 1, -2] and r["discarded"] == ["m-lost"]
+    assert r.status == FINISHED and r.match_id == "m-b" and r.totals == (1, 1, -2) and r.discarded == ("m-lost",)
     assert store.match("m-lost").status == ABORTED
 
 
@@ -143,19 +145,19 @@ def test_an_expired_lease_not_yet_retaken_still_refuses_the_late_result(store: L
     claim = a.claim(name, 1)[0]
     expire(store, claim.lease.key)
     assert not a.finish(claim.lease, "m", [0, 0, 0], FAULTS)
-    assert row(store, claim.lease.key)["status"] == RUNNING  # claimable again, no result
+    assert row(store, claim.lease.key).status == RUNNING  # claimable again, no result
 
 
 def test_games_of_one_deal_group_are_never_in_flight_together(store: LeagueStore, tmp_path: Path) -> None:
     name = submitted(store, tmp_path, league_text(duplicate=True))  # 8 deal groups of 3 seatings
     a, b = worker(store), worker(store)
     first = a.claim(name, 100)
-    assert len(first) == 8 and len({c.row["seed"] for c in first}) == 8
+    assert len(first) == 8 and len({c.row.seed for c in first}) == 8
     assert b.claim(name, 100) == []  # every group has a game in flight
     done = first[0]
     assert a.finish(done.lease, "m", [0, 0, 0], FAULTS)
     nxt = b.claim(name, 100)
-    assert [c.row["seed"] for c in nxt] == [done.row["seed"]] and nxt[0].row["position"] > done.row["position"]
+    assert [c.row.seed for c in nxt] == [done.row.seed] and nxt[0].row.position > done.row.position
 
 
 def test_a_stopping_worker_hands_its_games_back_at_once(store: LeagueStore, tmp_path: Path) -> None:
@@ -166,8 +168,8 @@ def test_a_stopping_worker_hands_its_games_back_at_once(store: LeagueStore, tmp_
     assert a.release([c.lease for c in claims], {claims[0].lease.key: "m-0"}) == 2
     for c in claims:
         r = row(store, c.lease.key)
-        assert r["status"] == PENDING and r["lease_owner"] is None
-    assert row(store, claims[0].lease.key)["discarded"] == ["m-0"]
+        assert r.status == PENDING and r.lease_owner is None
+    assert row(store, claims[0].lease.key).discarded == ("m-0",)
     assert not a.finish(claims[0].lease, "m-0", [0, 0, 0], FAULTS)  # handed back: no longer a's
     again = b.claim(name, 2)
     assert {c.lease.key for c in again} == {c.lease.key for c in claims} and all(c.retaken_from is None for c in again)
@@ -178,7 +180,7 @@ def test_progress_counts_games_by_worker(store: LeagueStore, tmp_path: Path) -> 
     a = worker(store)
     claims = a.claim(name, 3)
     a.finish(claims[0].lease, "m", [0, 0, 0], FAULTS)
-    seen = progress(store, name)
+    seen = game_counts(store, name)
     assert (seen.total, seen.finished, seen.running) == (24, 1, 2)
     assert list(seen.by_worker.values()) == [{"running": 2, "finished": 1}]
     assert store.league_state(name) == LeagueState.OPEN
@@ -192,8 +194,8 @@ def test_a_game_that_ends_while_its_lease_is_renewed_is_not_counted_lost(store: 
     leases = worker(store, lease_s=3.0)
     settings = WorkerSettings(db="unused", lease_s=3.0)
     registry = CollectorRegistry()
-    events: list[tuple[str, dict]] = []
-    w = Worker(settings, lambda event, fields: events.append((event, fields)), registry)
+    events: list[progress.Event] = []
+    w = Worker(settings, events.append, registry)
     ledger = LeaseLedger(leases, w.metrics, w.report)
     ended, expired = leases.claim(name, 2)
     for claim in (ended, expired):
@@ -220,7 +222,7 @@ def test_a_game_that_ends_while_its_lease_is_renewed_is_not_counted_lost(store: 
 
     trio.run(beat)
     assert {lease.key for lease in renewals[0]} == {ended.lease.key, expired.lease.key}
-    assert [(e, f["game"]) for e, f in events if e == "lease-lost"] == [("lease-lost", expired.lease.key)]
+    assert [e.game for e in events if isinstance(e, progress.LeaseLost)] == [expired.lease.key]
     assert registry.get_sample_value("mizerka_worker_leases_lost_total") == 1
     assert ledger.held == {}
 
@@ -231,8 +233,8 @@ def test_a_result_given_up_on_is_counted_apart_from_a_refused_one(store: LeagueS
     name = submitted(store, tmp_path, league_text())
     leases = worker(store)
     registry = CollectorRegistry()
-    events: list[tuple[str, dict]] = []
-    w = Worker(WorkerSettings(db="unused"), lambda event, fields: events.append((event, fields)), registry)
+    events: list[progress.Event] = []
+    w = Worker(WorkerSettings(db="unused"), events.append, registry)
     ledger = LeaseLedger(leases, w.metrics, w.report)
     refused, unreachable, written = leases.claim(name, 3)
     for claim in (refused, unreachable, written):
@@ -251,4 +253,4 @@ def test_a_result_given_up_on_is_counted_apart_from_a_refused_one(store: LeagueS
     counts = {n: registry.get_sample_value(f"mizerka_worker_{n}_total")
               for n in ("results_refused", "results_given_up", "games_finished")}
     assert counts == {"results_refused": 1, "results_given_up": 1, "games_finished": 1}
-    assert [f["gave_up"] for e, f in events if e == "database-lost"] == ["out_of_reach"]
+    assert [e.gave_up for e in events if isinstance(e, progress.DatabaseLost)] == ["out_of_reach"]

@@ -23,6 +23,7 @@ from rich.console import Console
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server.private_files import private_dir
 from server.text import printable, skeleton
+from tournaments import progress
 from tournaments.bwrap import BotSandbox, Tools
 from tournaments.config import parse_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
@@ -344,7 +345,7 @@ def test_the_league_runners_referee_gives_each_bot_a_socket_of_its_own_and_its_s
     lines += ["[[bots]]", 'name = "far"', "remote = true"]
     league = parse_league("\n".join(lines) + "\n", tmp_path / "s.toml")
     private_dir(league.data / "logs")
-    referee = LocalReferee(league, "admin", lambda event, data: None)
+    referee = LocalReferee(league, "admin", lambda event: None)
     peers: list[str] = []
 
     async def main() -> None:
@@ -353,7 +354,7 @@ def test_the_league_runners_referee_gives_each_bot_a_socket_of_its_own_and_its_s
             for sock in referee.sockets.values():
                 code, _ = await trio.to_thread.run_sync(play_stream, f"unix:{sock}", referee_pb2.Hello(token="stolen"))
                 assert code == grpc.StatusCode.UNAUTHENTICATED
-            sandbox = BotSandbox(league, lambda event, data: None, referee.sockets)
+            sandbox = BotSandbox(league, lambda event: None, referee.sockets)
             sandbox.tools = Tools("bwrap", "prlimit", None, None)  # the command line only: nothing is run
             for spec in league.bots[:3]:
                 box = sandbox.box(spec, {})
@@ -394,8 +395,8 @@ def test_standings_and_a_league_runs_progress_lines_show_names_as_written() -> N
     console.print(standings_table(table, "[/]league: standings"))
     console.print(head_to_head_table(table))
     reporter = Reporter(console, "[red]league", lambda: table)
-    reporter("game", {"seats": names, "totals": [1, -1, 0], "game": "g0"})
-    reporter("bot-crash", {"bot": names[0], "reason": "exited [/]", "crashes": 1, "max": 3})
+    reporter(progress.Game("g0", tuple(names), (1, -1, 0)))
+    reporter(progress.BotCrash(names[0], "exited [/]", crashes=1, max=3))
     text = out.getvalue()
     assert "\x1b[2J" not in text and "old\\x1b[2J" in text
     assert "[/]league: standings" in text and text.count("[/]x") >= 4 and text.count("[bold]bob") >= 3 and "exited [/]" in text, text

@@ -5,7 +5,6 @@ referee (--host/--port) and on a running mutual-TLS referee (--server)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -61,11 +60,9 @@ def play_with_the_printed_line(league_path: Path, args: list[str], env: dict[str
         games = store.league_games(league.name)
     finally:
         store.close()
-    assert games and all(g["status"] == "FINISHED" for g in games)
+    assert games and all(g.status == "FINISHED" and g.faults is not None for g in games)
     for g in games:  # the remote bot played its seat itself: no defaults
-        seats = json.loads(g["seats"]) if isinstance(g["seats"], str) else g["seats"]
-        faults = json.loads(g["faults"]) if isinstance(g["faults"], str) else g["faults"]
-        assert faults[seats.index("far")]["defaults"] == 0, g
+        assert g.faults is not None and g.faults[g.seats.index("far")]["defaults"] == 0, g
     return out, dict(word.split("=", 1) for word in words[1:])
 
 

@@ -33,7 +33,7 @@ from server.policies import random_action
 from server.store import Store
 from tournaments.config import load_league
 from tournaments.report import copy_assets, embed_json, game_frames, game_page_data, load_game, page_name, render_page
-from tournaments.store import LeagueStore
+from tournaments.store import LeagueGame, LeagueStore
 
 from browser import Labels, assert_board_shows, board_contracts, launch, mark, new_page, relabel
 from harness import ROOT, need_sandbox
@@ -233,7 +233,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([MIZERKA, *args], capture_output=True, text=True, timeout=120, check=False)
 
 
-def _games(league_path: Path) -> tuple[str, list[dict[str, Any]]]:
+def _games(league_path: Path) -> tuple[str, list[LeagueGame]]:
     league = load_league(league_path)
     store = LeagueStore(league.database)
     try:
@@ -251,23 +251,25 @@ def test_match_list_names_each_match_by_its_league_game_with_its_totals(site: di
     by_id = {line.split()[0]: line for line in lines}
     assert len(by_id) == len(games) == 12
     for g in games:
-        line = by_id[g["match_id"]]
-        assert f" web {g['key']} " in line
-        assert line.endswith(", ".join(f"{name}@web {total:+d}" for name, total in zip(g["seats"], g["totals"])))
+        assert g.match_id is not None and g.totals is not None
+        line = by_id[g.match_id]
+        assert f" web {g.key} " in line
+        assert line.endswith(", ".join(f"{name}@web {total:+d}" for name, total in zip(g.seats, g.totals)))
 
 
 def test_replay_and_export_take_a_league_game_by_its_key(site: dict[str, Any]) -> None:
     db, games = _games(site["league"])
     game = games[5]
-    by_key = _cli("replay", "--league", str(site["league"]), game["key"], "--text")
-    by_id = _cli("replay", game["match_id"], "--db", db, "--text")
+    assert game.match_id is not None
+    by_key = _cli("replay", "--league", str(site["league"]), game.key, "--text")
+    by_id = _cli("replay", game.match_id, "--db", db, "--text")
     assert by_key.returncode == 0, by_key.stderr
-    assert f"of match {game['match_id']}" in by_key.stdout and "verified:" in by_key.stdout
+    assert f"of match {game.match_id}" in by_key.stdout and "verified:" in by_key.stdout
     assert by_key.stdout == by_id.stdout
-    exported = _cli("match", "export", "--league", str(site["league"]), game["key"])
+    exported = _cli("match", "export", "--league", str(site["league"]), game.key)
     assert exported.returncode == 0, exported.stderr
-    assert exported.stdout == _cli("match", "export", game["match_id"], "--db", db).stdout
-    seat = _cli("replay", "--league", str(site["league"]), game["key"], "--seat", "1")
+    assert exported.stdout == _cli("match", "export", game.match_id, "--db", db).stdout
+    seat = _cli("replay", "--league", str(site["league"]), game.key, "--seat", "1")
     assert seat.returncode == 0 and "you are seat 1" in seat.stdout
 
 

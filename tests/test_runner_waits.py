@@ -60,7 +60,7 @@ def test_games_waiting_for_their_matches_leave_the_runners_other_threads_free(tm
 
     async def main() -> int:
         games = trio.to_thread.current_default_thread_limiter().total_tokens + 5
-        runner = LeagueRunner(parse_league(LEAGUE, path), store, referee, report=lambda event, fields: None,  # type: ignore[arg-type]
+        runner = LeagueRunner(parse_league(LEAGUE, path), store, referee, report=lambda event: None,  # type: ignore[arg-type]
                               slots=games)
 
         async def game(match_id: str) -> None:

@@ -25,6 +25,7 @@ from scipy.special import stdtrit
 from scipy.stats import binom
 
 from server.store import FINISHED, PENDING
+from tournaments import progress
 from tournaments.config import League, StopRule, parse_league
 from tournaments.league_standings import load_results, settled
 from tournaments.leases import LeagueState, Leases, in_flight, new_worker_id
@@ -32,7 +33,7 @@ from tournaments.runner import fingerprint
 from tournaments.schedule import batches, game_number, schedule
 from tournaments.sequential import EFFECT_PRIOR, Verdict, confidence_sequence, round_means, separation
 from tournaments.stats import GameResult, Standings, standings
-from tournaments.store import LeagueStore
+from tournaments.store import LeagueStore, ScheduledGame
 from tournaments.submitter import submit_league
 
 from pg import pg_server, pg_url  # noqa: F401 (fixtures)
@@ -198,8 +199,8 @@ def test_a_settled_schedule_is_stored_round_by_round_and_played_a_round_at_a_tim
     assert len(slots) == 36 and [s.game for s in slots] == sorted(s.game for s in slots)
     assert {s.key for s in slots} == {s.key for s in schedule(parse_league(league_text(("a", "b", "c", "d"), "games_per_table = 3"),
                                                                            Path("x.toml")), "s")}
-    rows = [{"key": s.key, "unit": s.unit} for s in reversed(slots)]
-    assert [[game_number(r["unit"]) for r in batch] for batch in batches(league, rows)] == [[0] * 12, [1] * 12, [2] * 12]
+    rows = [ScheduledGame(s.key, i, s.unit, s.seats, s.seed) for i, s in enumerate(reversed(slots))]
+    assert [[game_number(r.unit) for r in batch] for batch in batches(league, rows)] == [[0] * 12, [1] * 12, [2] * 12]
     whole = parse_league(league_text(extra="games_per_table = 2"), Path("x.toml"))
     assert whole.stop is StopRule.SCHEDULE and batches(whole, rows) == [rows] and batches(whole, []) == []
 
@@ -212,8 +213,7 @@ def test_the_stored_league_says_when_it_is_settled(tmp_path: Path) -> None:
     try:
         store.open_league(league.name, fingerprint(league), "secret")
         slots = schedule(league, "secret")
-        store.add_schedule(league.name, [{"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats),
-                                          "seed": s.seed} for i, s in enumerate(slots)])
+        store.add_schedule(league.name, slots)
         games = play(league, {"a": 20.0, "b": 0.0, "c": -20.0}, gaussian, np.random.default_rng(5))
         evidence = None
         for played, g in enumerate(games, 1):
@@ -240,11 +240,11 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
     league = parse_league(path.read_text(), path)
     results = {g.key: list(g.totals) for g in play(league, {"a": 20.0, "b": 0.0, "c": -20.0}, gaussian,
                                                             np.random.default_rng(11))}
-    events: list[tuple[str, dict]] = []
+    events: list[progress.Event] = []
     store = LeagueStore(pg_url)
 
     async def worker() -> int:
-        while not any(e == "submitted" for e, _ in events):
+        while not any(isinstance(e, progress.Submitted) for e in events):
             await trio.sleep(0.01)
         leases = Leases(store, new_worker_id(), 30)
         await trio.to_thread.run_sync(leases.join, 1)
@@ -253,7 +253,7 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
             for c in claims:
                 assert await trio.to_thread.run_sync(leases.finish, c.lease, "m", results[c.lease.key], FAULTS)
             done += len(claims)
-            while sum(e == "game" for e, _ in events) < done:  # the submitter has looked at these
+            while sum(isinstance(e, progress.Game) for e in events) < done:  # the submitter has looked at these
                 await trio.sleep(0.01)
         return done
 
@@ -262,7 +262,7 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
             out: dict[str, Standings] = {}
 
             async def submitter() -> None:
-                out["result"] = await submit_league(league, lambda e, d: events.append((e, d)), poll_s=0.01)
+                out["result"] = await submit_league(league, events.append, poll_s=0.01)
 
             nursery.start_soon(submitter)
             played = await worker()
@@ -272,16 +272,15 @@ def test_a_submitted_league_is_closed_once_settled_and_the_workers_claim_no_more
         played, result = trio.run(main)
         evidence = result.separation
         assert evidence is not None and evidence.settled and evidence.games == played < 60 and evidence.scheduled == 300
-        settled_events = [d for e, d in events if e == "settled"]
-        assert settled_events == [{"games": played, "rounds": played // 3, "scheduled": 300, "confidence": 0.95}]
-        statuses = [r["status"] for r in store.league_games(league.name)]
+        assert [e for e in events if isinstance(e, progress.Settled)] == [progress.Settled(played, played // 3, 300, 0.95)]
+        statuses = [r.status for r in store.league_games(league.name)]
         assert statuses.count(FINISHED) == played and statuses.count(PENDING) == 300 - played
         assert store.league_state(league.name) == LeagueState.DONE and in_flight(store, league.name) == 0
         assert Leases(store, new_worker_id(), 30).claim(league.name, 10) == []
         events.clear()
-        again = trio.run(submit_league, league, lambda e, d: events.append((e, d)), False, 0.01)  # resume: nothing to do
+        again = trio.run(submit_league, league, events.append, False, 0.01)  # resume: nothing to do
         assert again.separation is not None and again.separation.settled and again.games == played
-        assert [e for e, _ in events if e in ("submitted", "settled", "published")] == ["settled", "published"]
+        assert [e.name for e in events if isinstance(e, progress.Submitted | progress.Settled | progress.Published)] == ["settled", "published"]
         assert store.league_state(league.name) == LeagueState.DONE
     finally:
         store.close()

@@ -59,10 +59,12 @@ from typing import Any
 import trio
 
 from server.private_files import private_dir
+from tournaments import progress
 from tournaments.cgroups import BotCgroup, RunnerGroup, runner_group
 from tournaments.config import BotSpec, League
 from tournaments.distributions import SDK, python_of, this_python
 from tournaments.processes import Child
+from tournaments.progress import Report
 from tournaments.sandbox import Limits, SandboxError, SandboxMode
 
 NOBODY = 65534  # the user (and group) a root runner's bots run as
@@ -419,7 +421,7 @@ class BotSandbox:
     """How a league's bots are started: each in a sandbox of its own, or, where the league allows
     it, as they are (said loudly once, by the ``sandbox`` report)."""
 
-    def __init__(self, league: League, report: Callable[[str, dict[str, Any]], None], sockets: Mapping[str, Path] | None) -> None:
+    def __init__(self, league: League, report: Report, sockets: Mapping[str, Path] | None) -> None:
         self.league = league
         # the local referee's Unix sockets, one per bot by name (tournaments/local_referee.py); None: a remote
         # referee, reached over the network
@@ -429,8 +431,8 @@ class BotSandbox:
         group = runner_group() if self.tools is not None else None
         self.cgroups = group if isinstance(group, RunnerGroup) else None  # where its bots' memory cgroups are made
         limits = league.sandbox.limits.describe() + ("" if group is None else f"; {memory_note(group)}")
-        report("sandbox", {"on": self.tools is not None, "why": found if isinstance(found, str) else "",
-                           "limits": limits, "network": sockets is None})
+        report(progress.Sandbox(on=self.tools is not None, why=found if isinstance(found, str) else "", limits=limits,
+                                network=sockets is None))
 
     def box(self, spec: BotSpec, env: Mapping[str, str]) -> Sandbox | None:
         """The bot's sandbox (its scratch folder made), or None without one."""

@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from server.names import StoreError, check_name, look_alike
@@ -21,8 +21,6 @@ from server.settings import ClockSettings
 from server.text import skeleton
 from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox
 
-FORMATS = ("round-robin", "gauntlet")
-SEATINGS = ("all", "rotate")
 MAX_REGISTERED = 60  # characters of "BOT@LEAGUE", the name a bot is registered under (64, less a "-NN" suffix)
 # A league's numbers: (default, least, most). The most are far beyond any real league and keep a
 # typo from scheduling a billion games or waiting for days: as many games per table as one match may
@@ -39,6 +37,22 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 class LeagueError(ValueError):
     """A league file that cannot be used; the message names the file and the key."""
+
+
+class Format(StrEnum):
+    """Which tables a league plays (tournaments/schedule.py): every set of as many bots as the game
+    seats, or the candidate with every set of the others."""
+
+    ROUND_ROBIN = "round-robin"
+    GAUNTLET = "gauntlet"
+
+
+class Seatings(StrEnum):
+    """The orders a table plays in, so that every bot sits in every seat equally often: every order
+    of its bots, or their rotations only."""
+
+    ALL = "all"
+    ROTATE = "rotate"
 
 
 class StopRule(StrEnum):
@@ -67,9 +81,9 @@ class League:
     rules: Ruleset
     clock: ClockSettings
     bots: tuple[BotSpec, ...]
-    format: str
-    candidate: str | None
-    seatings: str
+    format: Format
+    candidate: str | None  # the bot a gauntlet is of
+    seatings: Seatings
     games_per_table: int
     concurrency: int
     seed: str | None  # None: deals derive from a secret kept in the league's database (schedule.py)
@@ -108,9 +122,20 @@ class League:
         return _round_games(self.format, len(self.bots), self.rules.players, self.seatings)
 
 
-def _round_games(fmt: str, bots: int, players: int, seatings: str) -> int:
-    tables = math.comb(bots - 1, players - 1) if fmt == "gauntlet" else math.comb(bots, players)
-    return tables * (math.factorial(players) if seatings == "all" else players)
+def _round_games(fmt: Format, bots: int, players: int, seatings: Seatings) -> int:
+    tables = math.comb(bots - 1, players - 1) if fmt is Format.GAUNTLET else math.comb(bots, players)
+    return tables * (math.factorial(players) if seatings is Seatings.ALL else players)
+
+
+Choice = TypeVar("Choice", bound=StrEnum)
+
+
+def _choice(raw: dict[str, Any], key: str, kind: type[Choice], default: Choice, where: str) -> Choice:
+    """The league file's ``key`` as one of ``kind`` (spelt as its values), ``default`` if not given."""
+    try:
+        return kind(raw.get(key, default))
+    except ValueError:
+        raise LeagueError(f"{where}: {key} must be one of {', '.join(kind)}, got {raw[key]!r}") from None
 
 
 _WORDS = {str: "a string", int: "a whole number", float: "a number", bool: "true or false", list: "a list", dict: "a table"}
@@ -225,12 +250,10 @@ def parse_league(text: str, path: Path) -> League:
     if twins is not None:
         raise LeagueError(f"{where}: bot names {twins[1]!r} and {twins[0]!r} read alike (one confusable skeleton, "
                           f"{skeleton(twins[0])!r}): give them names that read differently")
-    fmt = raw.get("format", "round-robin")
-    if fmt not in FORMATS:
-        raise LeagueError(f"{where}: format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    fmt = _choice(raw, "format", Format, Format.ROUND_ROBIN, where)
     k = rules.players
     candidate = raw.get("candidate")
-    if fmt == "gauntlet":
+    if fmt is Format.GAUNTLET:
         if candidate not in names:
             raise LeagueError(f"{where}: a gauntlet needs candidate = the name of one of its bots, got {candidate!r}")
         if len(bots) - 1 < k - 1:
@@ -239,9 +262,7 @@ def parse_league(text: str, path: Path) -> League:
         raise LeagueError(f"{where}: candidate is only for format = \"gauntlet\"")
     elif len(bots) < k:
         raise LeagueError(f"{where}: {preset} seats {k} players; a round-robin needs at least {k} bots, got {len(bots)}")
-    seatings = raw.get("seatings", "rotate")
-    if seatings not in SEATINGS:
-        raise LeagueError(f"{where}: seatings must be one of {', '.join(SEATINGS)}, got {seatings!r}")
+    seatings = _choice(raw, "seatings", Seatings, Seatings.ROTATE, where)
     values: dict[str, Any] = {}
     for key, (default, least, most) in NUMBERS.items():
         values[key] = raw.get(key, default)
@@ -269,10 +290,7 @@ def parse_league(text: str, path: Path) -> League:
 def _stopping(raw: dict[str, Any], where: str, round_games: int, games_per_table: int) -> tuple[StopRule, int]:
     """The stop rule and the schedule's length: with stop = "settled" the schedule is as many whole
     rounds as ``max_games`` allows (games_per_table would say the same thing twice)."""
-    try:
-        stop = StopRule(raw.get("stop", StopRule.SCHEDULE))
-    except ValueError:
-        raise LeagueError(f"{where}: stop must be one of {', '.join(StopRule)}, got {raw['stop']!r}") from None
+    stop = _choice(raw, "stop", StopRule, StopRule.SCHEDULE, where)
     if stop is StopRule.SCHEDULE:
         if "max_games" in raw:
             raise LeagueError(f'{where}: max_games is for stop = "settled"; the whole schedule is played otherwise')

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import structlog
 import trio
@@ -26,6 +26,7 @@ from server.metrics import start_metrics_server
 from server.private_files import private_umask
 from server.store import DatabaseError, StoreError
 from server.text import counted
+from tournaments import progress
 from tournaments.bot_commands import BotCommandError, check_commands
 from tournaments.config import League, LeagueError, load_league
 from tournaments.league_standings import load_results
@@ -185,8 +186,8 @@ def worker(
             raise usage_error(f"--metrics-port {metrics_port}: {e}") from None
         worker_log.info("metrics listening", address=f"{metrics_host}:{bound}")
 
-    def report(event: str, data: dict[str, Any]) -> None:
-        worker_log.info(event, **data)
+    def report(event: progress.Event) -> None:
+        worker_log.info(event.name, **event.fields())
 
     settings = WorkerSettings(db, slots, data, lease_s, http=None if http_port is None else (http_host, http_port))
     try:

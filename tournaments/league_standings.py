@@ -4,7 +4,6 @@ that reading a database (``mizerka match list``) does not import the statistics 
 
 from __future__ import annotations
 
-from server.store import FINISHED
 from tournaments.config import League, StopRule
 from tournaments.results import GameResult
 from tournaments.sequential import Separation, separation
@@ -17,12 +16,9 @@ def stored_standings(store: LeagueStore, name: str, bot_names: list[str]) -> tup
     without the separation verdicts (they need the league file); with the finished games and the
     number of games scheduled."""
     rows = store.league_games(name)
-    games = [
-        GameResult(r["key"], r["unit"], tuple(r["seats"]), tuple(r["totals"]), tuple(r["faults"]))
-        for r in rows if r["status"] == FINISHED
-    ]
+    games = [g for r in rows if (g := r.result) is not None]
     bots = store.league_bots(name)
-    table = standings(bot_names, games, {b["name"]: b["crashes"] for b in bots}, [b["name"] for b in bots if b["disabled"]])
+    table = standings(bot_names, games, {b.name: b.crashes for b in bots}, [b.name for b in bots if b.disabled])
     return table, games, len(rows)
 
 

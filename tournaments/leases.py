@@ -33,7 +33,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError, matches
-from tournaments.store import LeagueStore, league_games, leagues, workers
+from tournaments.store import LeagueStore, ScheduledGame, league_games, leagues, workers
 
 
 class LeagueState(StrEnum):
@@ -56,7 +56,7 @@ class Lease:
 @dataclass(frozen=True, slots=True)
 class Claim:
     lease: Lease
-    row: dict[str, Any]  # the game's row: key, unit, seats, seed, position
+    row: ScheduledGame
     retaken_from: str | None = None  # the worker whose lease on it had expired, if any
 
 
@@ -155,9 +155,8 @@ class Leases:
                     conn.execute(matches.update().where(matches.c.id == lost, matches.c.status.notin_((FINISHED, ABORTED)))
                                  .values(status=ABORTED, finished_at=time.time(),
                                          error="the lease of the worker playing it expired; the game was played again"))
-                game = {k: row[k] for k in ("key", "unit", "seats", "seed", "position")}
                 retaken = row["lease_owner"] if row["status"] == RUNNING else None
-                out.append(Claim(Lease(league, row["key"], attempt, self.owner), game, retaken))
+                out.append(Claim(Lease(league, row["key"], attempt, self.owner), ScheduledGame.of(row), retaken))
         return out
 
     def started(self, lease: Lease, match_id: str) -> bool:

@@ -4,7 +4,8 @@ plain lines elsewhere (CI logs, files)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, assert_never
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -14,6 +15,7 @@ from rich.table import Table
 
 from server.scoresheet import name_cell
 from server.text import counted, printable
+from tournaments import progress
 from tournaments.sequential import PairEvidence, Separation, Verdict
 from tournaments.stats import Standings
 
@@ -89,7 +91,8 @@ def head_to_head_table(result: Standings) -> Table:
 
 
 class Reporter:
-    """Receives the runner's events; ``standings`` is called to refresh the live table."""
+    """Shows the runner's events (tournaments/progress.py) in the terminal; ``standings`` is called to
+    refresh the live table."""
 
     def __init__(self, console: Console, name: str, standings_fn: Any) -> None:
         self.console = console
@@ -104,14 +107,62 @@ class Reporter:
         self.done = 0
         self.total = 0
         self.new = 0
-        self.workers: dict[str, dict[str, int]] = {}  # a league submitted to workers: their games
+        self.workers: Mapping[str, Mapping[str, int]] = {}  # a league submitted to workers: their games
         self.unsandboxed = ""  # the warning that its bots ran without a sandbox, repeated under the standings
         self.never_connected: list[str] = []  # bots disabled before they ever connected: "NAME (why; its log: PATH)"
 
-    def __call__(self, event: str, data: dict[str, Any]) -> None:
-        handler = getattr(self, f"on_{event.replace('-', '_')}", None)
-        if handler is not None:
-            handler(data)
+    # What the terminal does not show: a worker's own events (they are in its log), and what the
+    # runner notes on its way (a call tried again, a result refused, the league published).
+    SILENT = (progress.RefereeError, progress.LeaseLost, progress.Refused, progress.Published, progress.WorkerStart,
+              progress.League, progress.CannotPlay, progress.LeagueError, progress.GameError, progress.Retaken,
+              progress.HandedBack, progress.DatabaseLost)
+
+    def __call__(self, event: progress.Event) -> None:
+        """Show ``event``: each kind is shown by its ``on_`` method or is one of :attr:`SILENT`; a
+        type checker holds this to every kind (assert_never), and anything else is an error."""
+        if isinstance(event, self.SILENT):
+            return
+        match event:
+            case progress.Start():
+                self.on_start(event)
+            case progress.Game():
+                self.on_game(event)
+            case progress.Sandbox():
+                self.on_sandbox(event)
+            case progress.BotCrash():
+                self.on_bot_crash(event)
+            case progress.SandboxRetry():
+                self.on_sandbox_retry(event)
+            case progress.BotExit():
+                self.on_bot_exit(event)
+            case progress.BotDisabled():
+                self.on_bot_disabled(event)
+            case progress.RefereeRestart():
+                self.on_referee_restart(event)
+            case progress.Replay():
+                self.on_replay(event)
+            case progress.Interrupted():
+                self.on_interrupted(event)
+            case progress.Aborted():
+                self.on_aborted(event)
+            case progress.AbortUnsupported():
+                self.on_abort_unsupported(event)
+            case progress.RemoteBot():
+                self.on_remote_bot(event)
+            case progress.WebPage():
+                self.on_web_page(event)
+            case progress.Settled():
+                self.on_settled(event)
+            case progress.Submitted():
+                self.on_submitted(event)
+            case progress.Workers():
+                self.on_workers(event)
+            case progress.DatabaseUnreachable():
+                self.on_database_unreachable(event)
+            case progress.End():
+                self.on_end(event)
+            case _:
+                assert_never(event)
 
     def _say(self, text: str) -> None:
         self.console.print(text, highlight=False)
@@ -127,16 +178,16 @@ class Reporter:
             parts.append(table)
         return Group(*parts, standings_table(self.standings_fn(), f"{self.name}: live standings"))
 
-    def on_start(self, d: dict[str, Any]) -> None:
-        self.total, self.done = d["total"], d["done"]
+    def on_start(self, e: progress.Start) -> None:
+        self.total, self.done = e.total, e.done
         self.progress.update(self.task, total=self.total, completed=self.done)
         resumed = f", resuming: {self.done} already played" if self.done else ""
         self._say(f"league {shown(self.name)}: {counted(self.total, 'game')}{resumed}")
-        if self.console.is_terminal and d["todo"]:
+        if self.console.is_terminal and e.todo:
             self.live = Live(self._render(), console=self.console, refresh_per_second=4)
             self.live.start()
 
-    def on_game(self, d: dict[str, Any]) -> None:
+    def on_game(self, e: progress.Game) -> None:
         self.done += 1
         self.new += 1
         rate = self.new / max(time.monotonic() - self.started, 1e-9)
@@ -145,38 +196,38 @@ class Reporter:
             self.live.update(self._render())
         else:
             eta = (self.total - self.done) / rate if rate else 0
-            seats = " ".join(f"{shown(n)} {t:+d}" for n, t in zip(d["seats"], d["totals"]))
-            self._say(f"[{self.done}/{self.total}] {d['game']}: {seats}  ({rate:.2f} games/s, ETA {eta:.0f} s)")
+            seats = " ".join(f"{shown(n)} {t:+d}" for n, t in zip(e.seats, e.totals))
+            self._say(f"[{self.done}/{self.total}] {e.game}: {seats}  ({rate:.2f} games/s, ETA {eta:.0f} s)")
 
-    def on_sandbox(self, d: dict[str, Any]) -> None:
-        if d["on"]:
-            network = "the network (the referee is remote)" if d["network"] else "no network but the referee"
-            self._say(f"bots run in a sandbox (bubblewrap): {network}, their own folders; {d['limits']}")
+    def on_sandbox(self, e: progress.Sandbox) -> None:
+        if e.on:
+            network = "the network (the referee is remote)" if e.network else "no network but the referee"
+            self._say(f"bots run in a sandbox (bubblewrap): {network}, their own folders; {e.limits}")
             return
-        why = (f"WITHOUT A SANDBOX ({d['why']}): each could read the league's database and every bot's token, use the "
+        why = (f"WITHOUT A SANDBOX ({e.why}): each could read the league's database and every bot's token, use the "
                "network, and take the machine's memory and CPU (docs/security.md, The sandbox)")
         self.unsandboxed = f"WARNING: the bots ran {why}"
         self._say(f"[bold red]WARNING: the bots run {why}[/]")
 
-    def on_bot_crash(self, d: dict[str, Any]) -> None:
-        self._say(f"bot {shown(d['bot'])} {shown(d['reason'])}; restarting (crash {d['crashes']} of {d['max']})")
+    def on_bot_crash(self, e: progress.BotCrash) -> None:
+        self._say(f"bot {shown(e.bot)} {shown(e.reason)}; restarting (crash {e.crashes} of {e.max})")
 
-    def on_sandbox_retry(self, d: dict[str, Any]) -> None:
-        self._say(f"[yellow]bot {shown(d['bot'])}: {shown(d['error'])} (the host's, not the bot's: trying again, "
-                  f"{d['failures']} in a row)[/]")
+    def on_sandbox_retry(self, e: progress.SandboxRetry) -> None:
+        self._say(f"[yellow]bot {shown(e.bot)}: {shown(e.error)} (the host's, not the bot's: trying again, "
+                  f"{e.failures} in a row)[/]")
 
-    def on_bot_exit(self, d: dict[str, Any]) -> None:
-        self._say(f"[yellow]bot {shown(d['bot'])} {shown(d['reason'])} while the database cannot be reached; restarting, "
+    def on_bot_exit(self, e: progress.BotExit) -> None:
+        self._say(f"[yellow]bot {shown(e.bot)} {shown(e.reason)} while the database cannot be reached; restarting, "
                   "not counted as a crash[/]")
 
-    def on_bot_disabled(self, d: dict[str, Any]) -> None:
-        self._say(f"[bold red]bot {shown(d['bot'])} {shown(d['reason'])}[/]")
-        if not d.get("never_connected"):
+    def on_bot_disabled(self, e: progress.BotDisabled) -> None:
+        self._say(f"[bold red]bot {shown(e.bot)} {shown(e.reason)}[/]")
+        if not e.never_connected:
             return
-        self.never_connected.append(f"{printable(d['bot'])} (last: {printable(d['last'])}; its log: {d['log']})")
-        tail = d.get("log_tail") or ["(empty)"]
+        self.never_connected.append(f"{printable(e.bot)} (last: {printable(e.last)}; its log: {e.log})")
+        tail = e.log_tail or ("(empty)",)
         # the bot's own words: printed as they are, never read as markup
-        self.console.print(f"bot {printable(d['bot'])} never connected; the last lines of its log, {d['log']}:\n"
+        self.console.print(f"bot {printable(e.bot)} never connected; the last lines of its log, {e.log}:\n"
                            + "\n".join(f"  | {printable(line)}" for line in tail), markup=False, highlight=False, soft_wrap=True)
 
     def failure_summary(self) -> str:
@@ -187,55 +238,55 @@ class Reporter:
         return (f"{n} bot{'s' if n != 1 else ''} never connected and {'were' if n != 1 else 'was'} disabled, "
                 f"{'their' if n != 1 else 'its'} games played as forfeits: {'; '.join(self.never_connected)}")
 
-    def on_referee_restart(self, d: dict[str, Any]) -> None:
-        self._say(f"the referee exited (code {d['code']}); restarted it, unfinished games will be replayed")
+    def on_referee_restart(self, e: progress.RefereeRestart) -> None:
+        self._say(f"the referee exited (code {e.code}); restarted it, unfinished games will be replayed")
 
-    def on_replay(self, d: dict[str, Any]) -> None:
-        self._say(f"game {d['game']}: match {d['match']} was lost; playing its seed again")
+    def on_replay(self, e: progress.Replay) -> None:
+        self._say(f"game {e.game}: match {e.match} was lost; playing its seed again")
 
-    def on_interrupted(self, d: dict[str, Any]) -> None:
-        n = len(d["games"])
+    def on_interrupted(self, e: progress.Interrupted) -> None:
+        n = len(e.games)
         self._say(f"{n} game{'s were' if n != 1 else ' was'} in flight when the league stopped: "
                   "their results (if any) are discarded and they are played again")
 
-    def on_aborted(self, d: dict[str, Any]) -> None:
-        self._say(f"aborted {counted(len(d['matches']), 'unfinished match', 'unfinished matches')} of the league on the referee ({d['reason']})")
+    def on_aborted(self, e: progress.Aborted) -> None:
+        self._say(f"aborted {counted(len(e.matches), 'unfinished match', 'unfinished matches')} of the league on the referee ({e.reason})")
 
-    def on_abort_unsupported(self, d: dict[str, Any]) -> None:
+    def on_abort_unsupported(self, e: progress.AbortUnsupported) -> None:
         self._say("[yellow]warning: the referee has no Arena.AbortMatches (an older version): matches an earlier "
                   "run left in flight may play on there; their results are not counted[/]")
 
-    def on_remote_bot(self, d: dict[str, Any]) -> None:
+    def on_remote_bot(self, e: progress.RemoteBot) -> None:
         # Plain and unwrapped: the command line is meant to be pasted.
-        self.console.print(f"remote bot {d['bot']}: the referee is at {d['server']}; start the bot with this command "
-                           f"line, its own command appended (also in {d['file']}):\n  {d['command']}",
+        self.console.print(f"remote bot {e.bot}: the referee is at {e.server}; start the bot with this command "
+                           f"line, its own command appended (also in {e.file}):\n  {e.command}",
                            markup=False, highlight=False, soft_wrap=True)
 
-    def on_web_page(self, d: dict[str, Any]) -> None:
+    def on_web_page(self, e: progress.WebPage) -> None:
         # Plain and unwrapped: the address is meant to be opened (and read by scripts: "web page: URL").
-        self.console.print(f"web page: {d['url']}  (live matches, the league's live standings)",
+        self.console.print(f"web page: {e.url}  (live matches, the league's live standings)",
                            markup=False, highlight=False, soft_wrap=True)
 
-    def on_settled(self, d: dict[str, Any]) -> None:
-        self._say(f"settled after {counted(d['games'], 'game')} ({counted(d['rounds'], 'round')}): every adjacent pair of the standings "
-                  f"is separated at {d['confidence']:.0%}; the other {d['scheduled'] - d['games']} scheduled games "
+    def on_settled(self, e: progress.Settled) -> None:
+        self._say(f"settled after {counted(e.games, 'game')} ({counted(e.rounds, 'round')}): every adjacent pair of the standings "
+                  f"is separated at {e.confidence:.0%}; the other {e.scheduled - e.games} scheduled games "
                   "are not needed")
 
-    def on_submitted(self, d: dict[str, Any]) -> None:
-        self._say(f"league {shown(d['league'])} is open to the workers (mizerka worker --db ...); following their games")
+    def on_submitted(self, e: progress.Submitted) -> None:
+        self._say(f"league {shown(e.league)} is open to the workers (mizerka worker --db ...); following their games")
 
-    def on_workers(self, d: dict[str, Any]) -> None:
-        self.workers = d["workers"]
+    def on_workers(self, e: progress.Workers) -> None:
+        self.workers = e.workers
         if self.live is not None:
             self.live.update(self._render())
         else:
-            busy = ", ".join(f"{shown(w)}: {n['running']} playing, {n['finished']} done" for w, n in sorted(d["workers"].items()))
+            busy = ", ".join(f"{shown(w)}: {n['running']} playing, {n['finished']} done" for w, n in sorted(e.workers.items()))
             self._say(f"workers: {busy or 'none yet'}")
 
-    def on_database_unreachable(self, d: dict[str, Any]) -> None:
-        self._say(f"[yellow]the database cannot be reached ({d['error']}); the workers go on, still trying[/]")
+    def on_database_unreachable(self, e: progress.DatabaseUnreachable) -> None:
+        self._say(f"[yellow]the database cannot be reached ({e.error}); the workers go on, still trying[/]")
 
-    def on_end(self, d: dict[str, Any]) -> None:
+    def on_end(self, e: progress.End) -> None:
         self.close()
 
     def close(self) -> None:

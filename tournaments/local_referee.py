@@ -8,20 +8,20 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import trio
 
 from server.store import DEFAULT_REFEREE
+from tournaments import progress
 from tournaments.config import League
 from tournaments.processes import Child
+from tournaments.progress import Report
 from tournaments.socket_folders import socket_folder
 
 BIN = Path(sys.executable).parent  # this installation's commands: mizerka, mizerka-bot
 LOCAL_HOST = "127.0.0.1"  # where the local referee listens unless `league run --host` says otherwise
-Report = Callable[[str, dict[str, Any]], None]  # (event, fields): the runner's progress, to the terminal or a log
 
 
 def web_options(http: tuple[str, int] | None) -> tuple[str, ...]:
@@ -122,7 +122,7 @@ class LocalReferee:
                 await process.stop()
             self.up = trio.Event()
             self.restarts += 1
-            self.report("referee-restart", {"code": code, "restarts": self.restarts})
+            self.report(progress.RefereeRestart(code, self.restarts))
             if self.restarts > 20:
                 raise RuntimeError("the referee keeps dying; see its log")
 
@@ -134,4 +134,4 @@ class LocalReferee:
         self.http = (self.http[0], int(url.rstrip("/").rsplit(":", 1)[1]))  # the same page after a restart
         if url != self.web_url:
             self.web_url = url
-            self.report("web-page", {"url": url})
+            self.report(progress.WebPage(url))

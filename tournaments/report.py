@@ -38,7 +38,7 @@ from tournaments.config import League
 from tournaments.league_standings import load_results
 from tournaments.schedule import group_of
 from tournaments.stats import FAULTS, Standings
-from tournaments.store import LeagueStore, leagues
+from tournaments.store import LeagueGame, LeagueStore, leagues
 
 ASSETS = Path(__file__).with_name("report_assets")
 ASSET_FILES = ("report.js", "report.css")  # the report's own; the board's (server/frames.py) are copied beside them
@@ -80,9 +80,9 @@ def sealed_reason(store: LeagueStore, name: str, group: str, report_matches: Ite
         public = set(conn.execute(sa.select(matches.c.id).where(
             matches.c.match_group == group, matches.c.sealed.is_not(True), matches.c.status.in_((FINISHED, ABORTED)))).scalars())
     games = store.league_games(name)
-    finished = [g for g in games if g["status"] == FINISHED]
-    running = sum(g["status"] == RUNNING for g in games)
-    sealed = sum(g["match_id"] not in public for g in finished)
+    finished = [g for g in games if g.status == FINISHED]
+    running = sum(g.status == RUNNING for g in games)
+    sealed = sum(g.match_id not in public for g in finished)
     if running or sealed:
         return (f"league {name!r} has not finished ({running} of its {len(games)} games playing, {sealed} finished ones "
                 "sealed: their hands stay secret until the league is over)")
@@ -254,31 +254,31 @@ def _write_site(store: LeagueStore, league: League, out: Path, group: str, reaso
     summary = ReportSummary(out, unfinished=reason)
     result = load_results(store, league)
     rows = store.league_games(league.name)
-    disabled = {b["name"]: b["disabled"] for b in store.league_bots(league.name) if b["disabled"]}
+    disabled = {b.name: b.disabled for b in store.league_bots(league.name) if b.disabled}
     taken: set[str] = set()
     entries = []
     for row in rows:
         entry: dict[str, Any] = {
-            "key": row["key"], "position": row["position"], "unit": row["unit"], "seats": row["seats"],
-            "status": row["status"], "match_id": row["match_id"], "totals": row["totals"],
-            "faults": row["faults"], "page": None, "error": None,
+            "key": row.key, "position": row.position, "unit": row.unit, "seats": row.seats,
+            "status": row.status, "match_id": row.match_id, "totals": row.totals,
+            "faults": row.faults, "page": None, "error": None,
         }
         entries.append(entry)
-        if row["status"] != FINISHED or not row["match_id"]:
+        if row.status != FINISHED or not row.match_id:
             continue
         try:
             data = _match_page(store, league, row)
         except Exception as e:  # noqa: BLE001 -- one unreadable game must not cost the whole report
             entry["error"] = f"{type(e).__name__}: {e}"
-            summary.failed.append(f"{row['key']}: {entry['error']}")
-            warn(f"report: game {row['key']} (match {row['match_id']}) cannot be shown: {entry['error']}")
+            summary.failed.append(f"{row.key}: {entry['error']}")
+            warn(f"report: game {row.key} (match {row.match_id}) cannot be shown: {entry['error']}")
             continue
-        name = page_name(row["key"], taken)
-        title = f"{league.name}: game {row['key']}"
+        name = page_name(row.key, taken)
+        title = f"{league.name}: game {row.key}"
         data["index"] = "../index.html"
         (out / "matches" / name).write_text(render_page("match", title, data, "../"), encoding="utf-8")
         entry["page"] = f"matches/{name}"
-        files[entry["page"]] = row["match_id"]
+        files[entry["page"]] = row.match_id
         summary.games += 1
     index = {
         "league": league.name, "preset": league.preset, "options": league.options, "format": league.format,
@@ -311,13 +311,14 @@ def _initial_ordinal() -> float:
     return float(PlackettLuce().rating().ordinal())
 
 
-def _match_page(store: Store, league: League, row: dict[str, Any]) -> dict[str, Any]:
-    rules, registered, game = load_game(store, row["match_id"], 0)
-    names = list(row["seats"]) if len(row["seats"]) == rules.players else registered
-    if list(game.totals) != list(row["totals"]):
-        raise ReportError(f"the replayed totals {list(game.totals)} differ from the stored result {row['totals']}")
-    return {"league": league.name, "key": row["key"], "unit": row["unit"], "match_id": row["match_id"],
-            "registered": registered, "faults": row["faults"]} | game_page_data(game, names)
+def _match_page(store: Store, league: League, row: LeagueGame) -> dict[str, Any]:
+    assert row.match_id is not None and row.totals is not None  # a finished game's
+    rules, registered, game = load_game(store, row.match_id, 0)
+    names = list(row.seats) if len(row.seats) == rules.players else registered
+    if list(game.totals) != list(row.totals):
+        raise ReportError(f"the replayed totals {list(game.totals)} differ from the stored result {list(row.totals)}")
+    return {"league": league.name, "key": row.key, "unit": row.unit, "match_id": row.match_id,
+            "registered": registered, "faults": row.faults} | game_page_data(game, names)
 
 
 def game_page_data(game: Game, names: list[str]) -> dict[str, Any]:

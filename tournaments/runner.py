@@ -25,7 +25,7 @@ import dataclasses
 import os
 import secrets
 import signal
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,17 +40,18 @@ from server.private_files import private_dir
 from server.serve import admin_token_for
 from server.store import FINISHED, StoreError
 from server.text import counted
+from tournaments import progress
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.bwrap import BotSandbox, HostError
 from tournaments.config import BotSpec, League
 from tournaments.league_standings import load_results, settled
-from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee, Report
+from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee
 from tournaments.processes import Child, last_lines
+from tournaments.progress import Report
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.schedule import batches, deal_groups, match_group, schedule
-from tournaments.sequential import Separation
 from tournaments.stats import Standings
-from tournaments.store import LeagueStore
+from tournaments.store import LeagueBot, LeagueStore, ScheduledGame
 
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.
 CALL_RETRY = Backoff(initial=0.1, cap=2.0)
@@ -104,11 +105,11 @@ class Ledger(Protocol):
     """Where a game's match and result are written: the league's rows directly (one runner), or
     under a worker's lease (tournaments/worker.py), which may refuse. Both block on the database."""
 
-    def started(self, row: dict[str, Any], match_id: str) -> bool:
+    def started(self, row: ScheduledGame, match_id: str) -> bool:
         """Note the game's match; False: the game is no longer ours (abort the match)."""
         ...
 
-    def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
+    def finished(self, row: ScheduledGame, match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
         """Write the result exactly once; False if it was refused (or the game had one)."""
         ...
 
@@ -120,12 +121,12 @@ class LeagueLedger:
         self.store = store
         self.league = league
 
-    def started(self, row: dict[str, Any], match_id: str) -> bool:
-        self.store.start_league_game(self.league, row["key"], match_id)
+    def started(self, row: ScheduledGame, match_id: str) -> bool:
+        self.store.start_league_game(self.league, row.key, match_id)
         return True
 
-    def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
-        return self.store.finish_league_game(self.league, row["key"], match_id, totals, faults)
+    def finished(self, row: ScheduledGame, match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
+        return self.store.finish_league_game(self.league, row.key, match_id, totals, faults)
 
 
 class LeagueRunner:
@@ -139,7 +140,7 @@ class LeagueRunner:
         self.client = client
         self.report = report
         self.referee = referee
-        self.bots: dict[str, dict[str, Any]] = {}
+        self.bots: dict[str, LeagueBot] = {}  # as the database had them, with this run's crashes
         self.connected: set[str] = set()  # bots a process of which has connected in this run
         # Set while a bot can take its seats: it has connected once in this run (or is remote, or
         # disabled: its seats are forfeits). Unset while the host cannot make its sandbox (HostError):
@@ -171,7 +172,7 @@ class LeagueRunner:
                 if e.code() not in (*RETRYABLE, grpc.StatusCode.UNKNOWN):
                     raise
                 if e.code() == grpc.StatusCode.UNKNOWN:
-                    self.report("referee-error", {"error": (e.details() or "").splitlines()[0][:200]})
+                    self.report(progress.RefereeError((e.details() or "").splitlines()[0][:200]))
                 if self.referee is not None:
                     await self.referee.up.wait()
                 failures += 1
@@ -187,13 +188,13 @@ class LeagueRunner:
                 row = self.store.league_bot(self.league.name, spec.name)
             assert row is not None
             self.bots[spec.name] = row
-        remote = [RemoteBot(s.name, {**self._reach(), "MIZERKA_TOKEN": self.bots[s.name]["token"]})
+        remote = [RemoteBot(s.name, {**self._reach(), "MIZERKA_TOKEN": self.bots[s.name].token})
                   for s in self.league.bots if s.remote]
         if remote:
             path, server = self.league.data / REMOTE_BOTS_FILE, remote[0].env["MIZERKA_SERVER"]
             write_remote_bots(path, self.league.name, server, remote)
             for bot in remote:
-                self.report("remote-bot", {"bot": bot.name, "server": server, "command": bot.command, "file": str(path)})
+                self.report(progress.RemoteBot(bot.name, server, bot.command, str(path)))
 
     def _reach(self) -> dict[str, str]:
         """How a bot elsewhere reaches the referee: the local one's address as seen from another
@@ -222,15 +223,15 @@ class LeagueRunner:
         finally:  # disabled (its seats are forfeits) or the run is ending: no game waits for it
             self.seatable[spec.name].set()
 
-    async def _supervise(self, spec: BotSpec, row: dict[str, Any], log: Path) -> None:
+    async def _supervise(self, spec: BotSpec, row: LeagueBot, log: Path) -> None:
         league = self.league
         host_failures = 0  # in a row: the host could not set the bot's sandbox up
         uncharged = 0  # exits while the database was out of reach
-        while not row["disabled"]:
+        while not row.disabled:
             if self.referee is not None:
                 await self.referee.up.wait()
             address = self.referee.address if self.referee is not None else self.client.address
-            env = bot_env(spec, address, row["token"], self.parallel)
+            env = bot_env(spec, address, row.token, self.parallel)
             if self.referee is None:  # a remote referee: reach it as the runner does (TLS); a bot's own env wins
                 env = {**self.client.connection.env(), **env}
             try:
@@ -239,7 +240,7 @@ class LeagueRunner:
                 if self.seatable[spec.name].is_set():  # games not yet made wait until it connects again
                     self.seatable[spec.name] = trio.Event()
                 host_failures += 1
-                self.report("sandbox-retry", {"bot": spec.name, "error": str(e), "failures": host_failures})
+                self.report(progress.SandboxRetry(spec.name, str(e), host_failures))
                 await trio.sleep(RESTART.delay(host_failures))
                 continue
             except OSError as e:
@@ -256,17 +257,16 @@ class LeagueRunner:
                 # the organiser's side is failing (the referee cannot check a connecting bot's token
                 # either, and ends its stream): the exit is not charged to the bot
                 uncharged += 1
-                self.report("bot-exit", {"bot": spec.name, "reason": why, "charged": False, "error": db_error_text(e)})
+                self.report(progress.BotExit(spec.name, why, charged=False, error=db_error_text(e)))
                 await trio.sleep(RESTART.delay(uncharged))
                 continue
-            row["crashes"] = crashes
+            self.bots[spec.name] = row = dataclasses.replace(row, crashes=crashes, disabled=disabled)
             if disabled is not None:
-                row["disabled"] = disabled
                 never = spec.name not in self.connected  # (nearly always) a setup mistake: its log says which
-                self.report("bot-disabled", {"bot": spec.name, "reason": disabled, "last": why, "never_connected": never,
-                                             "log": str(log), "log_tail": last_lines(log, LOG_TAIL_LINES) if never else []})
+                self.report(progress.BotDisabled(spec.name, disabled, why, never, str(log),
+                                                 tuple(last_lines(log, LOG_TAIL_LINES)) if never else ()))
                 return
-            self.report("bot-crash", {"bot": spec.name, "reason": why, "crashes": crashes, "max": league.max_crashes})
+            self.report(progress.BotCrash(spec.name, why, crashes, league.max_crashes))
             await trio.sleep(RESTART.delay(crashes))
 
     def _charge_crash(self, name: str, why: str) -> tuple[int, str | None]:
@@ -280,11 +280,11 @@ class LeagueRunner:
         self.store.disable_league_bot(self.league.name, name, reason)
         return crashes, reason
 
-    async def _watch(self, spec: BotSpec, row: dict[str, Any], process: Child) -> str:
+    async def _watch(self, spec: BotSpec, row: LeagueBot, process: Child) -> str:
         """Wait for the process to connect (startup deadline), then for it to exit; returns why it ended."""
         timeout = self.league.startup_timeout_s
         with trio.move_on_after(timeout) as startup:
-            while (await self._call(self.client.streams, row["bot_id"])) < 1:
+            while (await self._call(self.client.streams, row.bot_id)) < 1:
                 if process.poll() is not None:
                     return f"{self.sandbox.exit_reason(spec, process)} before connecting"
                 await trio.sleep(0.05)
@@ -296,35 +296,34 @@ class LeagueRunner:
         return self.sandbox.exit_reason(spec, process)
 
     # ---------------------------------------------------------------------------------- games
-    async def play_group(self, rows: list[dict[str, Any]]) -> None:
+    async def play_group(self, rows: Sequence[ScheduledGame]) -> None:
         """Games dealing the same cards, one after another: never two of them at once."""
         for row in rows:
             await self.play(row)
 
-    async def play(self, row: dict[str, Any]) -> None:
+    async def play(self, row: ScheduledGame) -> None:
         """Play one stored game from its stored seed, in a match of this run (never one an earlier
         run left: see :meth:`LeagueStore.discard_in_flight`)."""
         async with self.limiter:
-            seats_by_name = list(row["seats"])
             while True:
-                for name in seats_by_name:
+                for name in row.seats:
                     await self.seatable[name].wait()
-                forfeits = [s for s, name in enumerate(seats_by_name) if self.bots[name]["disabled"]]
-                seats = [self.bots[name]["bot_id"] for name in seats_by_name]
+                forfeits = [s for s, name in enumerate(row.seats) if self.bots[name].disabled]
+                seats = [self.bots[name].bot_id for name in row.seats]
                 match_id = await self._call(
-                    self.client.create, self.league.preset, self.league.options, row["seed"], self.league.clock,
+                    self.client.create, self.league.preset, self.league.options, row.seed, self.league.clock,
                     seats, forfeits, self.group, abandon=False,
                 )
                 if not await trio.to_thread.run_sync(self.ledger.started, row, match_id):
                     await self._call(self.client.abort, "", LEASE_LOST, [match_id])
-                    self.report("lease-lost", {"game": row["key"], "match": match_id})
+                    self.report(progress.LeaseLost(row.key, match_id))
                     return
                 match = await self._finished(match_id)
                 if match is not None and match.status == arena_pb2.MATCH_STATUS_FINISHED and match.results:
                     await self._record(row, match)
                     return
                 # lost (aborted, or unknown to a referee on a new database): replay the seed
-                self.report("replay", {"game": row["key"], "match": match_id})
+                self.report(progress.Replay(row.key, match_id))
 
     async def abort_matches(self, reason: str) -> None:
         """Stop every unfinished match of the league on the referee (Arena.AbortMatches on its
@@ -336,10 +335,10 @@ class LeagueRunner:
         except grpc.RpcError as e:
             if e.code() != grpc.StatusCode.UNIMPLEMENTED:
                 raise
-            self.report("abort-unsupported", {})
+            self.report(progress.AbortUnsupported())
             return
         if aborted:
-            self.report("aborted", {"matches": aborted, "reason": reason})
+            self.report(progress.Aborted(tuple(aborted), reason))
 
     async def publish(self) -> None:
         """Every game is stored: only now may anyone see the league's cards (Watch's full records)."""
@@ -356,7 +355,7 @@ class LeagueRunner:
             if match.status in (arena_pb2.MATCH_STATUS_FINISHED, arena_pb2.MATCH_STATUS_ABORTED):
                 return match
 
-    async def _record(self, row: dict[str, Any], match: arena_pb2.Match) -> None:
+    async def _record(self, row: ScheduledGame, match: arena_pb2.Match) -> None:
         game = match.results[0]
         faults = [
             {"timeouts": s.timeouts, "refusals": s.refusals, "defaults": s.defaults_applied,
@@ -364,9 +363,9 @@ class LeagueRunner:
             for s in game.seats
         ]
         if await trio.to_thread.run_sync(self.ledger.finished, row, match.match_id, list(game.totals), faults):
-            self.report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(game.totals)})
+            self.report(progress.Game(row.key, row.seats, tuple(game.totals)))
         else:
-            self.report("refused", {"game": row["key"], "match": match.match_id})
+            self.report(progress.Refused(row.key, match.match_id))
 
 
 class Stopped(Exception):
@@ -454,20 +453,17 @@ async def _run_league(league: League, report: Report, server: str | Connection |
         if store.league_state(league.name) is not None:
             raise StoreError(f"league {league.name!r} was submitted to the workers: follow it with `league run` without "
                              "--here (or start it over on this host with --fresh)")
-        slots = schedule(league, secret)
-        store.add_schedule(league.name, [
-            {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed} for i, s in enumerate(slots)
-        ])
+        store.add_schedule(league.name, schedule(league, secret))
         interrupted = store.discard_in_flight(league.name)
         rows = store.league_games(league.name)
-        done = [r for r in rows if r["status"] == FINISHED]
+        done = [r for r in rows if r.status == FINISHED]
         evidence = settled(store, league)  # stop = "settled": a league that settled earlier plays no more
-        todo = [] if evidence is not None else [r for r in rows if r["status"] != FINISHED]
-        report("start", {"total": len(rows), "done": len(done), "todo": len(todo)})
+        todo = [] if evidence is not None else [r for r in rows if r.status != FINISHED]
+        report(progress.Start(total=len(rows), done=len(done), todo=len(todo)))
         if evidence is not None:
-            report("settled", settled_event(evidence))
+            report(progress.Settled.of(evidence))
         if interrupted:
-            report("interrupted", {"games": interrupted})
+            report(progress.Interrupted(tuple(interrupted)))
         group = match_group(league, secret)
         if todo:
             await _play(league, store, report, server, token, todo, group, stop, host, port, http)
@@ -477,18 +473,12 @@ async def _run_league(league: League, report: Report, server: str | Connection |
             store.publish(group)
         else:
             await trio.to_thread.run_sync(_publish, server, token, group)
-        report("published", {"group": group})
+        report(progress.Published(group))
         result = load_results(store, league)
-        report("end", {"games": result.games})
+        report(progress.End(result.games))
         return result
     finally:
         store.close()
-
-
-def settled_event(evidence: Separation) -> dict[str, Any]:
-    """What the "settled" report says: the league stopped, its remaining games are not needed."""
-    return {"games": evidence.games, "rounds": evidence.rounds, "scheduled": evidence.scheduled,
-            "confidence": evidence.confidence}
 
 
 def _publish(server: str | Connection, token: str, group: str) -> None:
@@ -500,7 +490,7 @@ def _publish(server: str | Connection, token: str, group: str) -> None:
 
 
 async def _play(league: League, store: LeagueStore, report: Report, server: str | Connection | None, token: str,
-                todo: list[dict[str, Any]], group: str, stop: Stop, host: str, port: int, http: tuple[str, int] | None) -> None:
+                todo: Sequence[ScheduledGame], group: str, stop: Stop, host: str, port: int, http: tuple[str, int] | None) -> None:
     """Start the referee (unless given) and the bots, play ``todo``, publish. On a signal: abort the
     matches in flight first, then stop the bots and the referee."""
     client: ArenaClient | None = None
@@ -525,7 +515,7 @@ async def _play(league: League, store: LeagueStore, report: Report, server: str 
                             games.start_soon(runner.play_group, rows)
                     evidence = await trio.to_thread.run_sync(settled, store, league)
                     if evidence is not None:
-                        report("settled", settled_event(evidence))
+                        report(progress.Settled.of(evidence))
                         break
                 await runner.publish()
             if playing.cancelled_caught:

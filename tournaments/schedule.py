@@ -21,14 +21,26 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar
 
-from tournaments.config import League, StopRule
+from tournaments.config import Format, League, Seatings, StopRule
 
-Row = TypeVar("Row", bound=Mapping[str, Any])
+
+class Scheduled(Protocol):
+    """A scheduled game as :func:`batches` and :func:`deal_groups` read it: a :class:`Slot`, or a
+    stored game (tournaments/store.py)."""
+
+    @property
+    def unit(self) -> str: ...
+
+    @property
+    def seed(self) -> str: ...
+
+
+Row = TypeVar("Row", bound=Scheduled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,14 +80,14 @@ def group_of(name: str, secret: str) -> str:
 def tables(league: League) -> list[tuple[str, ...]]:
     k = league.rules.players
     names = [b.name for b in league.bots]
-    if league.format == "gauntlet":
+    if league.format is Format.GAUNTLET:
         pool = [n for n in names if n != league.candidate]
         return [(league.candidate, *rest) for rest in combinations(pool, k - 1)]  # type: ignore[misc]
     return list(combinations(names, k))
 
 
-def seatings(table: tuple[str, ...], kind: str) -> list[tuple[str, ...]]:
-    if kind == "all":
+def seatings(table: tuple[str, ...], kind: Seatings) -> list[tuple[str, ...]]:
+    if kind is Seatings.ALL:
         return list(permutations(table))
     return [table[i:] + table[:i] for i in range(len(table))]
 
@@ -100,22 +112,21 @@ def game_number(unit: str) -> int:
 
 
 def batches(league: League, rows: Iterable[Row]) -> list[list[Row]]:
-    """What the runner plays before it looks at the standings again: every given game (stored rows
-    with a "unit"), or with ``stop = "settled"`` one round at a time, rounds in order."""
+    """What the runner plays before it looks at the standings again: every given game, or with
+    ``stop = "settled"`` one round at a time, rounds in order."""
     rows = list(rows)
     if league.stop is not StopRule.SETTLED:
         return [rows] if rows else []
     rounds: dict[int, list[Row]] = {}
     for row in rows:
-        rounds.setdefault(game_number(row["unit"]), []).append(row)
+        rounds.setdefault(game_number(row.unit), []).append(row)
     return [rounds[g] for g in sorted(rounds)]
 
 
 def deal_groups(rows: Iterable[Row]) -> list[list[Row]]:
-    """Scheduled games (stored rows or slots as mappings with a "seed") grouped by their deals, in
-    schedule order: games of one group deal the same cards, so they must be played one after
+    """Scheduled games grouped by their deals, in schedule order: games of one group deal the same cards, so they must be played one after
     another, or a bot seated in two of them would see its opponents' hands in the other."""
     groups: dict[str, list[Row]] = {}
     for row in rows:
-        groups.setdefault(row["seed"], []).append(row)
+        groups.setdefault(row.seed, []).append(row)
     return list(groups.values())

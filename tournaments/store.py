@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self
 
 import sqlalchemy as sa
 
 from server.store import FINISHED, PENDING, RUNNING, Store, StoreError
+from tournaments.results import GameResult
+
+if TYPE_CHECKING:
+    from tournaments.schedule import Slot
 
 metadata = sa.MetaData()
 
@@ -102,6 +106,67 @@ class GameKey:
         return f"{self.league} {self.key}"
 
 
+class Row:
+    """A record of a league table's row: its columns by name (JSON arrays as tuples)."""
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, row: Mapping[Any, Any]) -> Self:
+        """The record of ``row``, which has (at least) a column for each of its fields."""
+        return cls(**{f.name: _frozen(row[f.name]) for f in fields(cls)})  # type: ignore[arg-type]
+
+
+def _frozen(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledGame(Row):
+    """A game of the league's schedule, as stored: what playing it takes."""
+
+    key: str  # its name in the league (``t0/g0/s2``)
+    position: int  # schedule order
+    unit: str  # its set (tournaments/schedule.py)
+    seats: tuple[str, ...]  # bot names in seat order
+    seed: str
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueGame(ScheduledGame):
+    """A row of ``league_games``: a scheduled game, where it stands, and its result once it has one."""
+
+    league: str
+    status: str  # PENDING, RUNNING or FINISHED
+    match_id: str | None  # its match: the one playing (RUNNING) or the one its result is of (FINISHED)
+    totals: tuple[int, ...] | None
+    faults: tuple[Mapping[str, int], ...] | None  # per seat, keys of tournaments.stats.FAULTS
+    finished_at: float | None
+    discarded: tuple[str, ...] | None  # matches of it in flight when a run stopped (see the table)
+    attempt: int | None  # a worker's claims of it (tournaments/leases.py)
+    lease_owner: str | None
+    lease_expires: float | None
+
+    @property
+    def result(self) -> GameResult | None:
+        """The game as the statistics read it, once it has its result."""
+        if self.status != FINISHED or self.totals is None:
+            return None
+        return GameResult(self.key, self.unit, self.seats, self.totals, self.faults or ())
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueBot(Row):
+    """A row of ``league_bots``: a league's bot as registered with the referee, and its crashes."""
+
+    league: str
+    name: str
+    bot_id: str
+    token: str  # the runner starts its processes with it
+    crashes: int  # every runner's and worker's of the league together
+    disabled: str | None  # why, once disabled
+
+
 class LeagueStore(Store):
     """The referee's store plus leagues: a report reads a league's games through the referee's
     tables (matches, logs, bot names), so one object opens both."""
@@ -141,28 +206,31 @@ class LeagueStore(Store):
         with self.engine.connect() as conn:
             return conn.execute(sa.select(leagues.c.state).where(leagues.c.name == name)).scalar_one_or_none()
 
-    def add_schedule(self, league: str, slots: Sequence[Mapping[str, Any]]) -> None:
-        """Insert the scheduled games not yet stored (a resumed league keeps its rows)."""
+    def add_schedule(self, league: str, slots: Sequence[Slot]) -> None:
+        """Insert the games of the league's whole schedule (tournaments/schedule.py) not yet stored (a
+        resumed league keeps its rows)."""
         with self.engine.begin() as conn:
             have = {r.key for r in conn.execute(sa.select(league_games.c.key).where(league_games.c.league == league))}
-            rows = [dict(s, league=league, status=PENDING) for s in slots if s["key"] not in have]
+            rows = [{"league": league, "key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed,
+                     "status": PENDING} for i, s in enumerate(slots) if s.key not in have]
             if rows:
                 conn.execute(league_games.insert(), rows)
 
-    def league_games(self, league: str) -> list[dict[str, Any]]:
+    def league_games(self, league: str) -> list[LeagueGame]:
+        """The league's games in schedule order."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(league_games).where(league_games.c.league == league).order_by(league_games.c.position)
             ).mappings().all()
-        return [dict(r) for r in rows]
+        return [LeagueGame.of(r) for r in rows]
 
-    def league_game(self, league: str, key: str) -> dict[str, Any] | None:
+    def league_game(self, league: str, key: str) -> LeagueGame | None:
         """Game ``key`` of the league (``t0/g0/s2``): what a user names a game by, from the standings."""
         with self.engine.connect() as conn:
             row = conn.execute(
                 sa.select(league_games).where(league_games.c.league == league, league_games.c.key == key)
             ).mappings().first()
-        return dict(row) if row else None
+        return LeagueGame.of(row) if row else None
 
     def games_of_matches(self, match_ids: Sequence[str]) -> dict[str, GameKey]:
         """The league game each of ``match_ids`` played, for those a league played: a match id is
@@ -210,17 +278,17 @@ class LeagueStore(Store):
             )
         return done.rowcount == 1
 
-    def league_bot(self, league: str, name: str) -> dict[str, Any] | None:
+    def league_bot(self, league: str, name: str) -> LeagueBot | None:
         with self.engine.connect() as conn:
             row = conn.execute(
                 sa.select(league_bots).where(league_bots.c.league == league, league_bots.c.name == name)
             ).mappings().first()
-        return dict(row) if row else None
+        return LeagueBot.of(row) if row else None
 
-    def league_bots(self, league: str) -> list[dict[str, Any]]:
+    def league_bots(self, league: str) -> list[LeagueBot]:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(league_bots).where(league_bots.c.league == league)).mappings().all()
-        return [dict(r) for r in rows]
+        return [LeagueBot.of(r) for r in rows]
 
     def add_league_bot(self, league: str, name: str, bot_id: str, token: str) -> None:
         with self.engine.begin() as conn:

@@ -26,12 +26,12 @@ def league_match(league_file: Path, key: str) -> tuple[str, str]:
     try:
         row = store.league_game(league.name, key)
         if row is None:
-            keys = [g["key"] for g in store.league_games(league.name)]
+            keys = [g.key for g in store.league_games(league.name)]
             near = f" (its keys run {keys[0]} .. {keys[-1]})" if keys else " (it has no scheduled games yet)"
             raise usage_error(f"league {league.name!r} has no game {key!r}{near}")
-        if row["status"] != FINISHED or not row["match_id"]:
-            raise usage_error(f"game {key} of league {league.name!r} is {row['status'].lower()}: no finished match yet")
-        return league.database, row["match_id"]
+        if row.status != FINISHED or not row.match_id:
+            raise usage_error(f"game {key} of league {league.name!r} is {row.status.lower()}: no finished match yet")
+        return league.database, row.match_id
     finally:
         store.close()
 

@@ -18,12 +18,14 @@ import secrets
 import trio
 
 from server.database import DB_ERRORS, db_error_text
-from server.store import StoreError
+from server.store import FINISHED, StoreError
+from tournaments import progress
 from tournaments.config import League
 from tournaments.league_standings import load_results, settled
-from tournaments.leases import LeagueState, close, in_flight, progress, submit
-from tournaments.local_referee import Report
-from tournaments.runner import fingerprint, name_variants, settled_event
+from tournaments.leases import LeagueState, close, in_flight, submit
+from tournaments.leases import progress as game_counts
+from tournaments.progress import Report
+from tournaments.runner import fingerprint, name_variants
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore
@@ -43,10 +45,7 @@ def prepare(store: LeagueStore, league: League, fresh: bool) -> str:
                          "or start it over for the workers with --fresh")
     secret = store.open_league(league.name, fingerprint(league),
                                league.seed if league.seed is not None else secrets.token_hex(32))
-    store.add_schedule(league.name, [
-        {"key": s.key, "position": i, "unit": s.unit, "seats": list(s.seats), "seed": s.seed}
-        for i, s in enumerate(schedule(league, secret))
-    ])
+    store.add_schedule(league.name, schedule(league, secret))
     for spec in league.bots:
         if store.league_bot(league.name, spec.name) is None:
             bot, token = _register(store, f"{spec.name}@{league.name}")
@@ -74,14 +73,14 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
         evidence = await trio.to_thread.run_sync(settled, store, league)  # stop = "settled", and it did
         if state != LeagueState.DONE and evidence is None:
             await trio.to_thread.run_sync(submit, store, league.name, league.path.read_text(encoding="utf-8"), league.path)
-        seen = await trio.to_thread.run_sync(progress, store, league.name)
-        report("start", {"total": seen.total, "done": seen.finished, "todo": seen.total - seen.finished})
+        seen = await trio.to_thread.run_sync(game_counts, store, league.name)
+        report(progress.Start(total=seen.total, done=seen.finished, todo=seen.total - seen.finished))
         if evidence is None:
-            report("submitted", {"league": league.name})
+            report(progress.Submitted(league.name))
         else:
             await trio.to_thread.run_sync(close, store, league.name)
-            report("settled", settled_event(evidence))
-        finished = {r["key"] for r in store.league_games(league.name) if r["status"] == "FINISHED"}
+            report(progress.Settled.of(evidence))
+        finished = {r.key for r in store.league_games(league.name) if r.status == FINISHED}
         workers: dict[str, dict[str, int]] = {}
         while seen.finished < seen.total:
             try:
@@ -89,31 +88,31 @@ async def submit_league(league: League, report: Report, fresh: bool = False, pol
                 # settled, and the games the workers held have ended: stop once the rows read below
                 # (after this check, so they include every game that ended) are reported
                 idle = evidence is not None and await trio.to_thread.run_sync(in_flight, store, league.name) == 0
-                seen = await trio.to_thread.run_sync(progress, store, league.name)
+                seen = await trio.to_thread.run_sync(game_counts, store, league.name)
                 rows = await trio.to_thread.run_sync(store.league_games, league.name)
-                new = [r for r in rows if r["status"] == "FINISHED" and r["key"] not in finished]
+                new = [g for r in rows if r.key not in finished and (g := r.result) is not None]
                 if new and evidence is None:
                     evidence = await trio.to_thread.run_sync(settled, store, league)
                     if evidence is not None:
                         await trio.to_thread.run_sync(close, store, league.name)  # the workers claim no more
-                        report("settled", settled_event(evidence))
+                        report(progress.Settled.of(evidence))
             except DB_ERRORS as e:  # the workers go on without us: keep following once it is back
-                report("database-unreachable", {"error": db_error_text(e)})
+                report(progress.DatabaseUnreachable(db_error_text(e)))
                 await trio.sleep(min(5.0, 10 * poll_s))
                 continue
-            for row in new:
-                finished.add(row["key"])
-                report("game", {"game": row["key"], "seats": list(row["seats"]), "totals": list(row["totals"])})
+            for game in new:
+                finished.add(game.key)
+                report(progress.Game(game.key, game.seats, game.totals))
             if seen.by_worker != workers:
                 workers = {k: dict(v) for k, v in seen.by_worker.items()}
-                report("workers", {"workers": workers, "running": seen.running})
+                report(progress.Workers(workers, seen.running))
             if idle:
                 break
         await trio.to_thread.run_sync(store.publish, match_group(league, secret))
         await trio.to_thread.run_sync(close, store, league.name)
-        report("published", {"group": match_group(league, secret)})
+        report(progress.Published(match_group(league, secret)))
         result = await trio.to_thread.run_sync(load_results, store, league)
-        report("end", {"games": result.games})
+        report(progress.End(result.games))
         return result
     finally:
         store.close()

@@ -17,7 +17,7 @@ from server.store import FINISHED, RUNNING
 from server.web import ReportSite
 from tournaments.league_standings import stored_standings
 from tournaments.report import MANIFEST, REPORTS, Manifest, ReportError, league_group, report_folder, sealed_reason
-from tournaments.store import LeagueStore, leagues
+from tournaments.store import LeagueGame, LeagueStore, leagues
 
 
 class DatabaseLeagues:
@@ -34,8 +34,8 @@ class DatabaseLeagues:
         return [self._progress(name, self.store.league_games(name)) for name in names]
 
     @staticmethod
-    def _progress(name: str, games: list[dict[str, Any]]) -> dict[str, Any]:
-        count = Counter(g["status"] for g in games)
+    def _progress(name: str, games: list[LeagueGame]) -> dict[str, Any]:
+        count = Counter(g.status for g in games)
         return {"name": name, "games": len(games), "finished": count[FINISHED], "running": count[RUNNING]}
 
     def league(self, name: str) -> dict[str, Any] | None:
@@ -45,7 +45,7 @@ class DatabaseLeagues:
             return None
         games = self.store.league_games(name)
         table, _, _ = stored_standings(self.store, name, row.fingerprint["bots"])
-        live = [{"key": g["key"], "match_id": g["match_id"], "seats": g["seats"]} for g in games if g["status"] == RUNNING]
+        live = [{"key": g.key, "match_id": g.match_id, "seats": list(g.seats)} for g in games if g.status == RUNNING]
         return {**self._progress(name, games), "preset": row.fingerprint.get("preset"), "standings": table.to_json(),
                 "playing": live}
 

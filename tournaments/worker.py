@@ -39,16 +39,18 @@ from mizerka.runtime import Backoff
 from server.database import DB_ERRORS, db_error_text
 from server.private_files import private_dir
 from server.store import StoreError
+from tournaments import progress
 from tournaments.arena_client import ArenaClient
 from tournaments.bot_commands import check_commands
 from tournaments.bwrap import check_league
 from tournaments.config import League, LeagueError, parse_league
 from tournaments.leases import Claim, Lease, Leases, Submitted, new_worker_id
-from tournaments.local_referee import LocalReferee, Report
+from tournaments.local_referee import LocalReferee
+from tournaments.progress import Report
 from tournaments.runner import LeagueRunner, Stop
 from tournaments.sandbox import SandboxError
 from tournaments.schedule import match_group
-from tournaments.store import LeagueStore
+from tournaments.store import LeagueStore, ScheduledGame
 
 SKIP_S = 60.0  # a league this host cannot play is looked at again after this long
 HANDED_BACK = "the worker playing this game is stopping; another worker plays it again"
@@ -137,10 +139,10 @@ class LeaseLedger:
             except DB_ERRORS as e:
                 failures += 1
                 if time.monotonic() - since > self.give_up_s:
-                    self.report("database-lost", {"error": db_error_text(e), "gave_up": fn.__name__})
+                    self.report(progress.DatabaseLost(db_error_text(e), gave_up=fn.__name__))
                     return None
                 if failures == 1:
-                    self.report("database-unreachable", {"error": db_error_text(e), "retrying": fn.__name__})
+                    self.report(progress.DatabaseUnreachable(db_error_text(e), retrying=fn.__name__))
                 time.sleep(DB_RETRY.delay(failures))
 
     def forget(self, key: str) -> None:
@@ -148,15 +150,15 @@ class LeaseLedger:
         self.held.pop(key, None)
         self.match_ids.pop(key, None)
 
-    def started(self, row: dict[str, Any], match_id: str) -> bool:
-        lease = self.held.get(row["key"])
+    def started(self, row: ScheduledGame, match_id: str) -> bool:
+        lease = self.held.get(row.key)
         if lease is None:  # lost meanwhile (the heartbeat forgot it)
             return False
-        self.match_ids[row["key"]] = match_id
+        self.match_ids[row.key] = match_id
         return bool(self._answer(self.leases.started, lease, match_id))
 
-    def finished(self, row: dict[str, Any], match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
-        lease = self.held.get(row["key"])
+    def finished(self, row: ScheduledGame, match_id: str, totals: list[int], faults: list[dict[str, int]]) -> bool:
+        lease = self.held.get(row.key)
         answer = lease is not None and self._answer(self.leases.finish, lease, match_id, totals, faults)
         (self.metrics.finished if answer else self.metrics.given_up if answer is None else self.metrics.refused).inc()
         return bool(answer)
@@ -181,7 +183,7 @@ class Worker:
         try:
             leases = Leases(store, self.id, self.settings.lease_s)
             await trio.to_thread.run_sync(leases.join, self.settings.slots)
-            self.report("worker-start", {"worker": self.id, "slots": self.settings.slots})
+            self.report(progress.WorkerStart(self.id, self.settings.slots))
             try:
                 with trio.CancelScope() as idle, stop.guarding(idle):
                     while True:
@@ -207,7 +209,7 @@ class Worker:
         try:
             return await trio.to_thread.run_sync(fn, *args)
         except DB_ERRORS as e:
-            self.report("database-unreachable", {"error": db_error_text(e), "retrying": fn.__name__})
+            self.report(progress.DatabaseUnreachable(db_error_text(e), retrying=fn.__name__))
             await trio.sleep(self.settings.poll_s)
             return None
 
@@ -225,15 +227,14 @@ class Worker:
         try:
             league = self._league(submitted)
         except (LeagueError, SandboxError) as e:  # the organiser's setup, not the bots': charge no bot, leave the games to other hosts
-            self.report("cannot-play", {"league": submitted.name, "error": str(e), "retry_in_s": SKIP_S})
+            self.report(progress.CannotPlay(submitted.name, str(e), SKIP_S))
             self.skip[submitted.name] = trio.current_time() + SKIP_S
             return
         claimed = 0
         try:
             claimed = await self._play_here(store, leases, submitted, league, stop)
         except* (RuntimeError, trio.TooSlowError) as group:  # its referee would not start (e.g. its database locked)
-            self.report("league-error", {"league": league.name, "error": "; ".join(str(e) or type(e).__name__
-                                                                                   for e in group.exceptions)})
+            self.report(progress.LeagueError(league.name, "; ".join(str(e) or type(e).__name__ for e in group.exceptions)))
         if not claimed:  # the games it saw were held after all (locked rows): do not restart at once
             self.skip[submitted.name] = trio.current_time() + 5 * self.settings.poll_s
 
@@ -241,7 +242,7 @@ class Worker:
                          stop: Stop) -> int:
         """Play the league's games with a referee and bots of this host; returns how many it claimed."""
         private_dir(league.data / "logs")
-        self.report("league", {"league": league.name})
+        self.report(progress.League(league.name))
         token = secrets.token_urlsafe(24)  # this worker's own referee: a token nobody else needs
         ledger = LeaseLedger(leases, self.metrics, self.report)
         async with trio.open_nursery() as nursery:
@@ -286,7 +287,7 @@ class Worker:
                 if not scope.cancelled_caught:  # recorded, refused, or lost at the start: no longer ours
                     ledger.forget(key)
             except grpc.RpcError as e:  # the referee refused the match: leave the game to its lease's expiry
-                self.report("game-error", {"game": key, "error": f"{e.code().name}: {e.details()}"})
+                self.report(progress.GameError(key, f"{e.code().name}: {e.details()}"))
                 ledger.forget(key)
             finally:  # cancelled from outside (stopping): the lease stays in the ledger, to be handed back
                 del scopes[key]
@@ -305,7 +306,7 @@ class Worker:
                     self.metrics.busy.inc()
                     if claim.retaken_from is not None:
                         self.metrics.retaken.inc()
-                        self.report("retaken", {"game": claim.lease.key, "from": claim.retaken_from})
+                        self.report(progress.Retaken(claim.lease.key, claim.retaken_from))
                     scopes[claim.lease.key] = trio.CancelScope()
                     games.start_soon(play, claim, scopes[claim.lease.key])
                 if not scopes:
@@ -331,11 +332,11 @@ class Worker:
             except Exception as e:  # noqa: BLE001 (a timeout, or any failure of the database or its driver)
                 if not unreachable:  # at once, not only once the leases are given up
                     unreachable = True
-                    self.report("database-unreachable", {"error": db_error_text(e), "retrying": "renew"})
+                    self.report(progress.DatabaseUnreachable(db_error_text(e), retrying="renew"))
                 if trio.current_time() - last <= self.settings.lease_s or not ledger.held:
                     continue
                 lost = list(ledger.held.values())
-                self.report("database-lost", {"error": db_error_text(e)})
+                self.report(progress.DatabaseLost(db_error_text(e)))
             else:
                 last, unreachable = trio.current_time(), False
             for lease in lost:
@@ -343,7 +344,7 @@ class Worker:
                     continue
                 self.metrics.lost.inc()
                 match_id = ledger.match_ids.get(lease.key)
-                self.report("lease-lost", {"game": lease.key, "match": match_id})
+                self.report(progress.LeaseLost(lease.key, match_id))
                 scope = scopes.get(lease.key)
                 if scope is not None:
                     scope.cancel()
@@ -362,7 +363,7 @@ class Worker:
             if count is None:  # the database is out of reach: the leases expire instead
                 return
             self.metrics.handed_back.inc(count)
-            self.report("handed-back", {"games": count})
+            self.report(progress.HandedBack(count))
 
 
 async def run_worker(settings: WorkerSettings, report: Report, registry: CollectorRegistry | None = None) -> int:
