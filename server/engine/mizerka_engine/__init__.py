@@ -1,8 +1,8 @@
 """The authoritative rules engine: pure Python, no I/O, no event loop.
 
 Public API: cards (notation and bitmasks), rules (rulesets as data), actions (what players do), events
-(the game log, typed), game (the state machine), dealing (seeded deals) and views (the one projection
-of a game to what someone may see).
+(the game log, typed), game (the state machine), dealing (seeded deals), fold (the one fold of the log
+into deals, tricks and their winners) and views (the one projection of a game to what someone may see).
 """
 
 from mizerka_engine.actions import Action, Choose, Exchange, Major, Play
