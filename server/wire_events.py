@@ -206,7 +206,7 @@ class SeatViewKeeper:
         phase, to_act, hand, talon = glance(game, self.seat)
         msg.phase = PHASE[phase]
         if self.current is not None:  # once here rather than after every card
-            self.current.winning = self.deal.current.winning  # type: ignore[union-attr]
+            self.current.winning = self.deal.winning  # type: ignore[assignment]
         if to_act >= 0:
             msg.to_act = to_act
         else:
@@ -292,10 +292,10 @@ class SeatViewKeeper:
         return minus
 
     def _rebuild(self, game: Game) -> game_pb2.SeatView:
-        view = project(game, self.seat)
+        self.deal = deal_state(game, self.seat)
+        view = project(game, self.seat, self.deal)
         self.message = msg = view_to_proto(view, self.names)
         self.players = list(msg.players)
-        self.deal = deal_state(game, self.seat)
         self.current = msg.tricks[-1] if self.deal.plays else None
         self.hand, self.talon = view.hands[self.seat], view.talon
         return msg

@@ -46,12 +46,18 @@ class DealState(NamedTuple):
     scored: ev.DealScored | None  # None while the deal goes on (or in a game cut short)
 
     @property
-    def current(self) -> TrickView | None:
-        """The trick in progress with the seat winning it so far; None between tricks. Made when
+    def winning(self) -> int | None:
+        """The seat winning the trick in progress so far; None between tricks. Worked out when
         asked rather than at every card: the referee folds each card for every seat, and asks once
         per decision."""
         plays = self.plays
-        return TrickView(plays[0][0], plays, None, trick_winner(plays, self.trump)) if plays else None
+        return trick_winner(plays, self.trump) if plays else None
+
+    @property
+    def current(self) -> TrickView | None:
+        """The trick in progress with the seat winning it so far; None between tricks."""
+        winning = self.winning
+        return None if winning is None else TrickView(self.plays[0][0], self.plays, None, winning)
 
     @property
     def all_tricks(self) -> tuple[TrickView, ...]:

@@ -113,11 +113,13 @@ def _quotas(game: Game) -> tuple[int, ...] | None:
     return contract_quotas(game.rules, game.declarer, game.contract.minus, game.major)
 
 
-def project(game: Game, audience: int) -> View:
-    """The view of ``game`` for a seat, SPECTATOR or FULL."""
+def project(game: Game, audience: int, deal: DealState | None = None) -> View:
+    """The view of ``game`` for a seat, SPECTATOR or FULL; ``deal``: the audience's
+    :func:`deal_state` of the game, where the caller has it already."""
     n = game.n
     waiting = game.phase == Phase.WAITING
-    deal = deal_state(game, audience)
+    if deal is None:
+        deal = deal_state(game, audience)
     decision = game.decision() if audience >= 0 and game.to_act == audience else None
     names = [c.name for c in game.rules.contracts]
     # The settled contract, else the one announced before the major round, else none yet.
