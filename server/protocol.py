@@ -8,7 +8,8 @@ re-encodes those projections, so it cannot disclose what the projection hides. I
 :class:`~mizerka_engine.game.Game`.
 
 Engine -> wire: :func:`view_to_proto`, :func:`decision_to_proto`, :func:`result_to_proto`,
-:func:`results_to_proto`, :func:`ruleset_to_proto`, :func:`action_to_proto`, plus small builders for
+:func:`results_to_proto`, :func:`ruleset_to_proto`, :func:`action_to_proto`, the announcements and
+tricks of a view or a deal record (:func:`add_announcements`, :func:`add_tricks`), plus small builders for
 the referee's own messages (:func:`default_applied_to_proto`, :func:`strike_counted_to_proto`,
 :func:`error_to_proto`).
 Wire -> engine: :func:`action_from_proto` (raises :class:`ProtocolError` ``MALFORMED``),
@@ -31,6 +32,7 @@ from mizerka_engine.cards import CARD_TEXT, SUITS, parse_card
 from mizerka_engine.events import (
     DealResult,
 )
+from mizerka_engine.fold import Announcement, TrickView
 from mizerka_engine.game import ActionErrorCode, Decision, Phase, default_action
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import SPECTATOR, View
@@ -42,6 +44,8 @@ __all__ = [
     "ProtocolError",
     "action_from_proto",
     "action_to_proto",
+    "add_announcements",
+    "add_tricks",
     "decision_to_proto",
     "default_applied_to_proto",
     "default_reason_from_proto",
@@ -303,29 +307,40 @@ def _fill_view(msg: game_pb2.SeatView, view: View, names: Sequence[str]) -> None
         msg.talon_known = True
         msg.talon.extend([text[c] for c in view.talon])
     if view.announcements:
-        add_announcement = msg.announcements.add
-        for seat, kind, name in view.announcements:
-            a = add_announcement()
-            a.seat = seat
-            a.kind = _ANNOUNCEMENT[kind]
-            if name:
-                a.contract = name
+        add_announcements(msg.announcements, view.announcements)
     if view.tricks:
-        add_trick = msg.tricks.add
-        for t in view.tricks:
-            trick = add_trick()
-            trick.leader = t.leader
-            add_play = trick.plays.add
-            for s, c in t.cards:
-                play = add_play()
-                play.seat = s
-                play.card = text[c]
-            if t.winner is not None:
-                trick.winner = t.winner
-            trick.winning = t.winning
+        add_tricks(msg.tricks, view.tricks)
     if view.results:
         # Results only grow, and every decision of a game repeats them: merge a cached encoding.
         msg.MergeFromString(_results_bytes(view.results))
+
+
+def add_announcements(out: Any, announcements: Iterable[Announcement]) -> None:
+    """Append ``announcements`` to a repeated Announcement field (a view's, a deal record's)."""
+    add = out.add
+    for seat, kind, name in announcements:
+        a = add()
+        a.seat = seat
+        a.kind = _ANNOUNCEMENT[kind]
+        if name:
+            a.contract = name
+
+
+def add_tricks(out: Any, tricks: Iterable[TrickView]) -> None:
+    """Append ``tricks`` to a repeated Trick field (a view's, a deal record's)."""
+    text = CARD_TEXT
+    add_trick = out.add
+    for t in tricks:
+        trick = add_trick()
+        trick.leader = t.leader
+        add_play = trick.plays.add
+        for s, c in t.cards:
+            play = add_play()
+            play.seat = s
+            play.card = text[c]
+        if t.winner is not None:
+            trick.winner = t.winner
+        trick.winning = t.winning
 
 
 @lru_cache(maxsize=4096)

@@ -31,14 +31,17 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.game import Game, trick_winner
+from mizerka_engine.fold import NO_DEAL, deal_step, fold_deals
+from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
-from mizerka_engine.views import contract_quotas, glance, project
+from mizerka_engine.views import contract_quotas, deal_state, glance, project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.protocol import (
     PHASE,
     TRUMP_TEXT,
     ProtocolError,
+    add_announcements,
+    add_tricks,
     card_from_text,
     cards_text,
     result_to_proto,
@@ -168,13 +171,15 @@ class SeatViewKeeper:
     Every DecisionRequest carries the seat's whole view, and rebuilding it (:func:`project` and
     :func:`~server.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
     keeper applies what :func:`~mizerka_engine.views.project_events` gave the seat (fed to
-    :meth:`feed` in order, none left out) and takes what no event tells -- the phase, who acts, the
-    seat's own hand and the talon as it may see them -- from :func:`~mizerka_engine.views.glance`;
-    at a deal's boundary it rebuilds from :func:`project`. So the projection alone still decides
+    :meth:`feed` in order, none left out), folded with :func:`~mizerka_engine.fold.deal_step` as
+    the views fold them (the trick in progress, the seat winning it so far, the tricks each seat
+    won), and takes what no event tells -- the phase, who acts, the seat's own hand and the talon
+    as it may see them -- from :func:`~mizerka_engine.views.glance`; at a deal's boundary it
+    rebuilds from :func:`project`. So the projection alone still decides
     what the seat sees (tests/test_seat_view.py: equal to the rebuilt view after every action).
     """
 
-    __slots__ = ("current", "hand", "message", "names", "players", "rules", "seat", "talon", "trick", "trump")
+    __slots__ = ("current", "deal", "hand", "message", "names", "players", "rules", "seat", "talon")
 
     def __init__(self, rules: Ruleset, seat: int, names: Sequence[str]) -> None:
         self.rules = rules
@@ -182,9 +187,8 @@ class SeatViewKeeper:
         self.names = list(names)
         self.message: game_pb2.SeatView | None = None  # None: rebuild at the next view()
         self.players: list[game_pb2.PlayerState] = []  # the message's, looked up once
+        self.deal = NO_DEAL  # the deal as the seat's events tell it (mizerka_engine.fold)
         self.current: game_pb2.Trick | None = None  # the message's trick in progress
-        self.trick: list[tuple[int, int]] = []  # ... and its (seat, card) in play order
-        self.trump: int | None = None
         self.hand: tuple[int, ...] | None = None
         self.talon: tuple[int, ...] | None = None
 
@@ -201,7 +205,7 @@ class SeatViewKeeper:
         phase, to_act, hand, talon = glance(game, self.seat)
         msg.phase = PHASE[phase]
         if self.current is not None:  # once here rather than after every card
-            self.current.winning = trick_winner(self.trick, self.trump)
+            self.current.winning = self.deal.winning  # type: ignore[assignment]
         if to_act >= 0:
             msg.to_act = to_act
         else:
@@ -229,10 +233,12 @@ class SeatViewKeeper:
         if msg is None:
             return
         players = self.players
+        deal = self.deal
         for e in events:
+            deal = deal_step(deal, e)
             t = type(e)  # type identity for plays and tricks: every seat's view takes each of them
             if t is Played:
-                seat, card = e.seat, e.card  # type: ignore[union-attr]
+                seat = e.seat  # type: ignore[union-attr]
                 players[seat].hand_count -= 1
                 current = self.current
                 if current is None:
@@ -240,15 +246,15 @@ class SeatViewKeeper:
                     current.leader = seat
                 play = current.plays.add()
                 play.seat = seat
-                play.card = CARD_TEXT[card]
-                self.trick.append((seat, card))
+                play.card = CARD_TEXT[e.card]  # type: ignore[union-attr]
                 continue
             if t is TrickTaken:
                 current = self.current
                 assert current is not None
-                current.winner = current.winning = e.winner  # type: ignore[union-attr]
-                players[e.winner].tricks_won += 1  # type: ignore[union-attr]
-                self.current, self.trick = None, []
+                won = deal.tricks[-1]
+                current.winner = current.winning = won.winner  # type: ignore[assignment]
+                players[won.winner].tricks_won = deal.tricks_won(len(players))[won.winner]  # type: ignore[index]
+                self.current = None
                 continue
             match e:
                 case Exchanged(seat, count, discard, take):
@@ -271,6 +277,7 @@ class SeatViewKeeper:
                 case _:  # Dealt, Revoked, DealScored, GameOver: a deal begins or ends
                     self.message = None
                     return
+        self.deal = deal
 
     def _show(self, msg: game_pb2.SeatView, name: str, major: bool, trump: int | None) -> bool:
         """The contract shown (announced, then settled); whether it is a minus contract."""
@@ -281,18 +288,15 @@ class SeatViewKeeper:
         msg.contract_major = major
         msg.contract_minus = minus
         msg.trump = TRUMP_TEXT[trump]
-        self.trump = trump
         return minus
 
     def _rebuild(self, game: Game) -> game_pb2.SeatView:
-        view = project(game, self.seat)
+        self.deal = deal_state(game, self.seat)
+        view = project(game, self.seat, self.deal)
         self.message = msg = view_to_proto(view, self.names)
         self.players = list(msg.players)
-        last = view.tricks[-1] if view.tricks else None
-        in_progress = last is not None and last.winner is None
-        self.current = msg.tricks[-1] if in_progress else None
-        self.trick = list(last.cards) if in_progress else []  # type: ignore[union-attr]
-        self.trump, self.hand, self.talon = view.trump, view.hands[self.seat], view.talon
+        self.current = msg.tricks[-1] if self.deal.plays else None
+        self.hand, self.talon = view.hands[self.seat], view.talon
         return msg
 
 
@@ -351,53 +355,29 @@ def event_from_proto(msg: events_pb2.Event, rules: Ruleset) -> Event | None:
 
 
 def deal_records_from_events(events: Iterable[Event]) -> list[game_pb2.DealRecord]:
-    """Every deal of a game, disclosed completely, from ``project_events(game, FULL)``.
+    """Every deal of a game, disclosed completely, from ``project_events(game, FULL)``
+    (:func:`~mizerka_engine.fold.fold_deals`).
 
     Only for finished matches (Watch): the records hold every hand, the talon and all exchanges. A
     deal cut short (an aborted game) is included without a result.
     """
     records: list[game_pb2.DealRecord] = []
-    record: game_pb2.DealRecord | None = None
-    trick: game_pb2.Trick | None = None
-    plays: list[tuple[int, int]] = []  # the trick's (seat, card), for its winning seat
-    trump: int | None = None
-    for e in events:
-        if isinstance(e, Dealt):
-            if e.hands is None or e.talon is None:
-                raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
-            record = game_pb2.DealRecord(
-                hands=[game_pb2.SeatCards(seat=s, cards=cards_text(h)) for s, h in enumerate(e.hands)],
-                talon=cards_text(e.talon),
-            )
-            records.append(record)
-            trick, plays = None, []
-            continue
-        if record is None:
-            continue
-        match e:
-            case ContractAnnounced(seat, contract):
-                record.announcements.add(seat=seat, kind=game_pb2.ANNOUNCEMENT_KIND_CONTRACT, contract=contract)
-            case MajorAnnounced(seat, contract):
-                record.announcements.add(seat=seat, kind=game_pb2.ANNOUNCEMENT_KIND_MAJOR, contract=contract or "")
-            case Settled():
-                trump = e.trump
-            case Exchanged(seat, _, discard, take):
-                if discard is None:
-                    raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
-                record.exchanges.add(seat=seat, discarded=cards_text(discard), taken=cards_text(take or ()))
-            case Played(seat, card):
-                if trick is None:
-                    trick, plays = record.tricks.add(leader=seat), []
-                trick.plays.add(seat=seat, card=CARD_TEXT[card])
-                plays.append((seat, card))
-                trick.winning = trick_winner(plays, trump)
-            case TrickTaken(winner):
-                if trick is not None:
-                    trick.winner = winner
-                trick = None
-            case Revoked(_, card):
-                record.revoke_card = CARD_TEXT[card]
-            case DealScored(result, totals):
-                record.result.CopyFrom(result_to_proto(result, totals))
-                record, trick = None, None
+    for deal in fold_deals(events):
+        dealt = deal.dealt
+        assert dealt is not None  # fold_deals starts every deal at its Dealt
+        if dealt.hands is None or dealt.talon is None or any(x.discard is None for x in deal.exchanges):
+            raise ValueError("deal records need the FULL projection (project_events(game, FULL))")
+        record = game_pb2.DealRecord(
+            hands=[game_pb2.SeatCards(seat=s, cards=cards_text(h)) for s, h in enumerate(dealt.hands)],
+            talon=cards_text(dealt.talon),
+            exchanges=[game_pb2.ExchangeRecord(seat=x.seat, discarded=cards_text(x.discard or ()), taken=cards_text(x.take or ()))
+                       for x in deal.exchanges],
+        )
+        add_announcements(record.announcements, deal.announcements)
+        add_tricks(record.tricks, deal.all_tricks)
+        if deal.revoked is not None:
+            record.revoke_card = CARD_TEXT[deal.revoked.card]
+        if deal.scored is not None:
+            record.result.CopyFrom(result_to_proto(deal.scored.result, deal.scored.totals))
+        records.append(record)
     return records

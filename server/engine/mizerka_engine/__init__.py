@@ -1,9 +1,10 @@
 """The authoritative rules engine: pure Python, no I/O, no event loop.
 
 Public API: cards (notation and bitmasks), rules (rulesets as data), actions (what players do), events
-(the game log, typed), game (the state machine), dealing (seeded deals), views (the one projection
-of a game to what someone may see) and resample (a game consistent with what one seat sees, for a
-searching bot; imported as ``mizerka_engine.resample``, like views).
+(the game log, typed), game (the state machine), dealing (seeded deals), fold (the one fold of the log
+into deals, tricks and their winners), views (the one projection of a game to what someone may see)
+and resample (a game consistent with what one seat sees, for a searching bot; imported as
+``mizerka_engine.resample``, like views).
 """
 
 from mizerka_engine.actions import Action, Choose, Exchange, Major, Play

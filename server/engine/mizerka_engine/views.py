@@ -3,7 +3,8 @@
 An audience is a seat number, :data:`SPECTATOR` (public information only) or :data:`FULL` (everything,
 for logs and finished matches). The referee, the spectator stream, logs and replays all call
 :func:`project` and :func:`project_events` (the referee keeps each seat's view up to date from
-:func:`project_events` and :func:`glance`); nothing else decides what anyone may see.
+:func:`project_events` and :func:`glance`); nothing else decides what anyone may see. A view's
+announcements and tricks are the audience's events of the deal folded by :mod:`mizerka_engine.fold`.
 """
 
 from __future__ import annotations
@@ -11,29 +12,13 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from mizerka_engine.cards import SUITS, format_card, format_cards, mask_cards
-from mizerka_engine.events import (
-    ContractAnnounced,
-    DealResult,
-    Dealt,
-    Event,
-    Exchanged,
-    MajorAnnounced,
-    Played,
-    TrickTaken,
-    contract_label,
-)
-from mizerka_engine.game import Decision, Game, Phase, trick_winner
+from mizerka_engine.events import DealResult, Dealt, Event, Exchanged, contract_label
+from mizerka_engine.fold import NO_DEAL, Announcement, DealState, TrickView, fold_deal
+from mizerka_engine.game import Decision, Game, Phase
 from mizerka_engine.rules import MAJOR_QUOTA, Ruleset
 
 SPECTATOR = -1
 FULL = -2
-
-
-class TrickView(NamedTuple):
-    leader: int
-    cards: tuple[tuple[int, int], ...]  # (seat, card) in play order
-    winner: int | None  # None while the trick is in progress
-    winning: int  # the seat winning so far (== winner once complete), so that no player recomputes it
 
 
 class View(NamedTuple):
@@ -56,7 +41,7 @@ class View(NamedTuple):
     hands: tuple[tuple[int, ...] | None, ...]  # per seat; None where this audience may not see it
     hand_sizes: tuple[int, ...]
     talon: tuple[int, ...] | None  # the talon as this audience knows it, or None
-    announcements: tuple[tuple[int, str, str | None], ...]  # (seat, "contract"|"major", name or None=pass)
+    announcements: tuple[Announcement, ...]
     exchanged: tuple[int | None, ...]  # cards each seat exchanged; None = not yet
     discards: tuple[tuple[int, ...] | None, ...]
     taken: tuple[tuple[int, ...] | None, ...]
@@ -74,13 +59,17 @@ def _known(audience: int, seat: int) -> bool:
     return audience == FULL or audience == seat
 
 
-def _deal_log(game: Game) -> list[Event]:
-    """The log events of the current deal (from its :class:`Dealt` on)."""
+def deal_state(game: Game, audience: int) -> DealState:
+    """The current deal as ``audience``'s events tell it (:func:`~mizerka_engine.fold.fold_deal` of
+    its projected events from the deal's :class:`Dealt` on); :data:`~mizerka_engine.fold.NO_DEAL`
+    while the game waits for cards."""
+    if game.phase == Phase.WAITING:
+        return NO_DEAL
     log = game.log
     for i in range(len(log) - 1, -1, -1):
         if type(log[i]) is Dealt:
-            return log[i:]
-    return []
+            return fold_deal(project_events(game, audience, i))
+    return NO_DEAL
 
 
 def _visible_hand(game: Game, audience: int, seat: int) -> tuple[int, ...] | None:
@@ -124,27 +113,13 @@ def _quotas(game: Game) -> tuple[int, ...] | None:
     return contract_quotas(game.rules, game.declarer, game.contract.minus, game.major)
 
 
-def project(game: Game, audience: int) -> View:
-    """The view of ``game`` for a seat, SPECTATOR or FULL."""
+def project(game: Game, audience: int, deal: DealState | None = None) -> View:
+    """The view of ``game`` for a seat, SPECTATOR or FULL; ``deal``: the audience's
+    :func:`deal_state` of the game, where the caller has it already."""
     n = game.n
-    waiting = game.phase == Phase.WAITING or not hasattr(game, "hands")
-    announcements: list[tuple[int, str, str | None]] = []
-    tricks: list[TrickView] = []
-    if not waiting:
-        leader, cards = -1, []
-        for e in _deal_log(game):
-            t = type(e)  # type identity, not match: this runs over the deal's events for every view
-            if t is Played:
-                if not cards:
-                    leader = e.seat  # type: ignore[union-attr]
-                cards.append((e.seat, e.card))  # type: ignore[union-attr]
-            elif t is TrickTaken:
-                tricks.append(TrickView(leader, tuple(cards), e.winner, e.winner))  # type: ignore[union-attr]
-                cards = []
-            elif t is ContractAnnounced or t is MajorAnnounced:
-                announcements.append((e.seat, e.kind, e.contract))  # type: ignore[union-attr]
-        if cards:
-            tricks.append(TrickView(leader, tuple(cards), None, trick_winner(cards, game.trump)))
+    waiting = game.phase == Phase.WAITING
+    if deal is None:
+        deal = deal_state(game, audience)
     decision = game.decision() if audience >= 0 and game.to_act == audience else None
     names = [c.name for c in game.rules.contracts]
     # The settled contract, else the one announced before the major round, else none yet.
@@ -167,12 +142,12 @@ def project(game: Game, audience: int) -> View:
         hands=tuple(None if waiting else _visible_hand(game, audience, s) for s in range(n)),
         hand_sizes=tuple(0 if waiting else game.hands[s].bit_count() for s in range(n)),
         talon=None if waiting else _visible_talon(game, audience),
-        announcements=tuple(announcements),
+        announcements=deal.announcements,
         exchanged=tuple([None] * n if waiting else game.exchanged),
         discards=tuple(game.discards[s] if not waiting and _known(audience, s) else None for s in range(n)),
         taken=tuple(game.taken[s] if not waiting and _known(audience, s) else None for s in range(n)),
-        tricks=tuple(tricks),
-        tricks_won=tuple([0] * n if waiting else game.tricks),
+        tricks=deal.all_tricks,
+        tricks_won=deal.tricks_won(n),
         quotas=None if waiting else _quotas(game),
         used=tuple(tuple(names[i] for i in range(len(names)) if game.used[s] >> i & 1) for s in range(n)),
         totals=tuple(game.totals),
