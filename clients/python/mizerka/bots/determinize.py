@@ -75,11 +75,16 @@ def _result(r: game_pb2.DealResult) -> DealResult:
                       tuple(r.tricks), tuple(r.points), r.void, r.revoker if r.HasField("revoker") else None)
 
 
-def _decision(request: referee_pb2.DecisionRequest, seat: int, phase: Phase) -> Decision:
+def _decision(request: referee_pb2.DecisionRequest, seat: int, phase: Phase, tricks: tuple[TrickView, ...],
+              trump: int | None) -> Decision:
     if phase == Phase.EXCHANGE:
         ex = request.exchange
         return Decision(seat, phase, (), ex.max_cards, ex.pick, _cards(ex.talon))
-    return Decision(seat, phase, tuple(_action(a) for a in request.legal_actions))
+    actions = tuple(_action(a) for a in request.legal_actions)
+    if phase != Phase.PLAY:
+        return Decision(seat, phase, actions)
+    in_progress = tricks[-1].plays if tricks and tricks[-1].winner is None else ()
+    return Decision(seat, phase, actions, trick=in_progress, trump=trump)
 
 
 def engine_view(turn: Turn) -> View:
@@ -89,6 +94,11 @@ def engine_view(turn: Turn) -> View:
     phase = _PHASES[v.phase]
     players = v.players
     quotas = tuple(p.quota for p in players) if players and players[0].HasField("quota") else None
+    tricks = tuple(
+        TrickView(t.leader, tuple((p.seat, parse_card(p.card)) for p in t.plays), t.winner if t.HasField("winner") else None,
+                  t.winning)
+        for t in v.tricks
+    )
     return View(
         audience=turn.seat,
         phase=phase,
@@ -111,16 +121,12 @@ def engine_view(turn: Turn) -> View:
         exchanged=tuple(p.exchanged if p.HasField("exchanged") else None for p in players),
         discards=tuple(_cards(p.discarded) if p.exchange_known else None for p in players),
         taken=tuple(_cards(p.taken) if p.exchange_known else None for p in players),
-        tricks=tuple(
-            TrickView(t.leader, tuple((p.seat, parse_card(p.card)) for p in t.plays),
-                      t.winner if t.HasField("winner") else None, t.winning)
-            for t in v.tricks
-        ),
+        tricks=tricks,
         tricks_won=tuple(p.tricks_won for p in players),
         quotas=quotas,
         used=tuple(tuple(p.used_contracts) for p in players),
         totals=tuple(p.total for p in players),
         results=tuple(_result(r) for r in v.results),
-        decision=_decision(turn.request, turn.seat, phase),
+        decision=_decision(turn.request, turn.seat, phase, tricks, _suit(v.trump)),
         finished=v.finished,
     )
