@@ -83,7 +83,7 @@ def _decision(request: referee_pb2.DecisionRequest, seat: int, phase: Phase, tri
     actions = tuple(_action(a) for a in request.legal_actions)
     if phase != Phase.PLAY:
         return Decision(seat, phase, actions)
-    in_progress = tricks[-1].plays if tricks and tricks[-1].winner is None else ()
+    in_progress = tricks[-1].cards if tricks and tricks[-1].winner is None else ()
     return Decision(seat, phase, actions, trick=in_progress, trump=trump)
 
 
