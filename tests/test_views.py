@@ -6,8 +6,6 @@ property in test_properties.py covers the same rule over whole games.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from conftest import cards, game_with, make_deal, pass_exchanges, play
 
@@ -15,7 +13,7 @@ from mizerka_engine.cards import format_cards, mask_cards
 from mizerka_engine.events import Dealt, Exchanged
 from mizerka_engine.game import Choose, Exchange, Game, Major, Phase
 from mizerka_engine.rules import load_ruleset
-from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events, view_to_dict
+from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 
 # Seat 0 is dealt the six top spades first: what it sees before choosing (choose_after = 6).
 DEAL = make_deal(
@@ -169,7 +167,6 @@ def test_every_trick_tells_who_is_winning_it(contract: str, after_ruff: int) -> 
     play(game, "2H")  # seat 2 holds hearts only: it neither follows nor trumps
     (done,) = project(game, 2).tricks
     assert done.winner == done.winning == after_ruff
-    assert view_to_dict(project(game, 2))["tricks"][0]["winning"] == after_ruff
 
 
 def test_a_new_deal_shows_only_its_own_tricks_but_every_result() -> None:
@@ -258,21 +255,6 @@ def test_events_from_an_index() -> None:
     pass_exchanges(game)
     everything = project_events(game, 1)
     assert project_events(game, 1, 2) == everything[2:]
-
-
-# --------------------------------------------------------------------------------- rendering
-
-
-def test_view_to_dict_uses_card_notation_and_is_json() -> None:
-    game = _game()
-    game.apply(0, Choose("spades"))
-    d = view_to_dict(project(game, 0), names=["a", "b", "c"])
-    assert sorted(d["hands"][0]) == sorted(format_cards(HANDS[0]))
-    assert d["hands"][1] is None and d["talon"] is None
-    assert (d["contract"], d["trump"], d["phase"], d["names"]) == ("spades", "S", "exchange", ["a", "b", "c"])
-    json.dumps(d)
-    spectator = view_to_dict(project(game, SPECTATOR))
-    assert spectator["hands"] == [None, None, None] and "names" not in spectator
 
 
 def test_between_deals_the_views_hold_no_cards() -> None:

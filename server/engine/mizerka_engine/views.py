@@ -9,9 +9,9 @@ announcements and tricks are the audience's events of the deal folded by :mod:`m
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from mizerka_engine.cards import SUITS, format_card, format_cards, mask_cards
+from mizerka_engine.cards import mask_cards
 from mizerka_engine.events import DealResult, Dealt, Event, Exchanged, contract_label
 from mizerka_engine.fold import NO_DEAL, Announcement, DealState, TrickView, fold_deal
 from mizerka_engine.game import Decision, Game, Phase
@@ -208,42 +208,3 @@ def cards_in(view: View) -> set[int]:
         seen.update(view.decision.talon)
         seen.update(a.card for a in view.decision.actions if hasattr(a, "card"))
     return seen
-
-
-def view_to_dict(view: View, names: list[str] | None = None) -> dict[str, Any]:
-    """A JSON-ready rendering in the card notation of docs/rules.md §1.2 (used by logs and the stdio protocol)."""
-    def cards(cs: tuple[int, ...] | None) -> list[str] | None:
-        return None if cs is None else format_cards(cs)
-
-    return {
-        "phase": view.phase.name.lower(),
-        "to_act": view.to_act,
-        "deal": view.deal_no,
-        "redeal": view.redeal,
-        "tiebreak": view.tiebreak,
-        "dealer": view.dealer,
-        "caller": view.caller,
-        "declarer": view.declarer,
-        "contract": view.contract,
-        "contract_name": view.contract_name,
-        "major": view.major,
-        "minus": view.minus,
-        "trump": None if view.trump is None else SUITS[view.trump],
-        "hands": [cards(h) for h in view.hands],
-        "hand_sizes": list(view.hand_sizes),
-        "talon": cards(view.talon),
-        "announcements": [{"seat": s, "kind": k, "contract": c} for s, k, c in view.announcements],
-        "exchanged": list(view.exchanged),
-        "discards": [cards(d) for d in view.discards],
-        "taken": [cards(t) for t in view.taken],
-        "tricks": [
-            {"leader": t.leader, "cards": [[s, format_card(c)] for s, c in t.cards], "winner": t.winner,
-             "winning": t.winning}
-            for t in view.tricks
-        ],
-        "tricks_won": list(view.tricks_won),
-        "quotas": None if view.quotas is None else list(view.quotas),
-        "used": [list(u) for u in view.used],
-        "totals": list(view.totals),
-        "finished": view.finished,
-    } | ({"names": names} if names else {})
