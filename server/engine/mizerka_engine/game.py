@@ -51,19 +51,27 @@ _CONTRACT, _MAJOR, _EXCHANGE, _PLAY, _WAITING, _OVER = Phase
 _SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in range(max(r.players for r in PRESETS.values())))
 
 
-def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far: the rule of
-    docs/rules.md §4.5, the one place it is coded (the engine scores with it, views tell it to players)."""
+def _beats(card: int, best: int, suit: int, trump: int | None) -> bool:
+    """Whether ``card`` beats ``best``, the card winning a trick so far in ``suit`` (the suit led, or
+    the trump once one is played): the rule of docs/rules.md §4.5, the one place it is coded (the
+    engine scores with it, views and decisions tell it to players)."""
+    cs = card // 13
+    return card > best if cs == suit else cs == trump
+
+
+def _trick_best(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int, int]:
+    """(seat, card, suit) winning ``trick`` ((seat, card) in play order, at least one) so far."""
     best_seat, best = trick[0]
     suit = best // 13
     for s, c in trick:  # the leader's own card neither beats nor trumps itself
-        cs = c // 13
-        if cs == suit:
-            if c > best:
-                best_seat, best = s, c
-        elif cs == trump:
-            best_seat, best, suit = s, c, cs
-    return best_seat
+        if _beats(c, best, suit, trump):
+            best_seat, best, suit = s, c, c // 13
+    return best_seat, best, suit
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far."""
+    return _trick_best(trick, trump)[0]
 
 
 def ranks(totals: Sequence[int]) -> list[int]:
@@ -110,14 +118,6 @@ class IllegalAction(Exception):
         self.message = message
 
 
-def would_take(trick: Sequence[tuple[int, int]], trump: int | None, seat: int, card: int) -> bool:
-    """Whether ``seat`` playing ``card`` would win ``trick`` as it stands (the cards played so far,
-    nothing after): :func:`trick_winner` with the card added. A lead takes the trick as it stands --
-    it is the only card -- so every card of a lead is True. Only the table and the trump decide it,
-    both public once cards are played, so telling a seat reveals no hidden card."""
-    return trick_winner((*trick, (seat, card)), trump) == seat
-
-
 class Decision(NamedTuple):
     """What the player to act must decide, with everything needed to decide legally.
 
@@ -138,12 +138,16 @@ class Decision(NamedTuple):
 
     def takes_trick(self) -> tuple[bool, ...]:
         """For each of ``actions`` (PLAY), whether that card would take the trick as it stands
-        (:func:`would_take`: every card of a lead does); empty for the other kinds. The referee
+        (every card of a lead does: it is the only card; only the table and the trump decide it, both
+        public once played, so telling a seat reveals no hidden card); empty for the other kinds. The referee
         tells a bot these, so that no bot codes the rule of §4.5 itself."""
         if self.kind != _PLAY:
             return ()
-        seat, trick, trump = self.seat, self.trick, self.trump
-        return tuple(would_take(trick, trump, seat, a.card) for a in self.actions)  # type: ignore[union-attr]
+        if not self.trick:  # a lead: every card takes the trick as it stands
+            return (True,) * len(self.actions)
+        trump = self.trump
+        _, best, suit = _trick_best(self.trick, trump)
+        return tuple(_beats(a.card, best, suit, trump) for a in self.actions)  # type: ignore[union-attr]
 
 
 def default_action(decision: Decision) -> Action:
