@@ -1,10 +1,11 @@
 """One child process that speaks the stdio line protocol: start it, write lines to its stdin,
-read lines from its stdout, stop it. Knows nothing of gRPC; its stderr goes to ours.
+read lines from its stdout, stop it. Knows nothing of gRPC; its stderr goes to ours. The bridge runs
+it live, and the offline stdio seats (tournaments/local_bots.py) run the same one.
 
 What it holds for a program is bounded whatever the program does (docs/stdio-protocol.md, "Limits"):
-a line of at most :data:`LINE_LIMIT` bytes (:class:`LineReader`, which the offline stdio seats read
-with too), :data:`LINES_QUEUED` lines read ahead of the bridge (then the program's own writes
-block), and :data:`UNREAD_LIMIT` bytes written to it and not read yet (then it is stopped)."""
+a line of at most :data:`LINE_LIMIT` bytes (:class:`LineReader`), :data:`LINES_QUEUED` lines read
+ahead of the bridge (then the program's own writes block), and :data:`UNREAD_LIMIT` bytes written
+to it and not read yet (then it is stopped)."""
 
 from __future__ import annotations
 
@@ -50,9 +51,8 @@ class LineTooLong(MizerkaError):
 
 
 class LineReader:
-    """A program's output cut into lines, holding at most ``limit`` bytes of a line: the one line
-    reader of the bridge and of the offline stdio seats (tournaments/local_bots.py). Sans I/O: the
-    caller reads the chunks."""
+    """A program's output cut into lines, holding at most ``limit`` bytes of a line (what
+    :class:`Program` reads with). Sans I/O: the caller reads the chunks."""
 
     def __init__(self, limit: int = LINE_LIMIT) -> None:
         self.limit = limit
