@@ -41,7 +41,6 @@ capabilities, before it starts.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import functools
 import os
@@ -80,14 +79,7 @@ PROCESS_SIGNS = ("Resource temporarily unavailable", "BlockingIOError", "EAGAIN"
                  "Cannot fork", "fork: retry", "pthread_create")
 TAIL_BYTES = 4096
 TMP_BYTES = 64 * 2**20  # the sandbox's own /tmp and /dev/shm, each, in memory (HOME and TMPDIR, the scratch folder, are on disk)
-CLONE_NEWUSER = 0x10000000
 OOM_FIRST = "1000"  # a sandboxed bot's oom_score_adj: the out-of-memory killer's first choice
-
-try:
-    _unshare = ctypes.CDLL(None, use_errno=True).unshare  # resolved here: the forked helper only calls it
-except (OSError, AttributeError):
-    _unshare = None
-
 
 @dataclass(frozen=True, slots=True)
 class Tools:
@@ -97,6 +89,7 @@ class Tools:
     prlimit: str
     setpriv: str | None  # a root runner's: drops the bot to nobody
     sleep: str | None  # a root runner's: holds a new user namespace while its maps are written
+    unshare: str | None = None  # a root runner's: makes that namespace, in a process of one thread
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,38 +266,35 @@ class HostError(OSError):
 PASSING = {errno.ENOSPC, errno.ENOMEM, errno.EAGAIN, errno.EUSERS}
 
 
-def _unshare_user(why: int) -> None:
-    """In the helper: a user namespace of its own, or its errno written to ``why`` (the exception a
-    preexec_fn raises reaches the parent without it)."""
-    if _unshare is None or _unshare(CLONE_NEWUSER) != 0:
-        os.write(why, str(errno.ENOSYS if _unshare is None else ctypes.get_errno()).encode())
-        raise OSError("unshare(CLONE_NEWUSER) failed")
-
-
 def user_namespace(tools: Tools) -> int:
     """(As root) a new user namespace in which root is root and nobody is nobody; an fd of it for
-    ``bwrap --userns``. A helper holds the namespace while its maps are written. HostError, with
-    the kernel's errno, if the host cannot make one."""
-    why_read, why_write = os.pipe()
+    ``bwrap --userns``. A helper makes it and holds it while its maps are written. HostError, with
+    the kernel's errno, if the host cannot make one.
+
+    The helper is ``unshare --user sleep``: the namespace is made by the exec'd program, never in a
+    preexec_fn, since unshare(CLONE_NEWUSER) refuses (EINVAL) a process with more than one thread,
+    and a child forked from a threaded runner or test process need not be single-threaded then."""
+    ours = os.readlink("/proc/self/ns/user")
+    helper = subprocess.Popen([tools.unshare or "unshare", "--user", "--", tools.sleep or "sleep", "60"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        helper: subprocess.Popen[bytes] | None = subprocess.Popen(
-            [tools.sleep or "sleep", "60"], preexec_fn=functools.partial(_unshare_user, why_write),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    except subprocess.SubprocessError:
-        helper = None
-    finally:
-        os.close(why_write)
-    with open(why_read, "rb") as why:
-        if helper is None:
-            code = int(why.read() or errno.EPERM)
-            raise HostError(code, f"cannot make a user namespace for the sandbox: {os.strerror(code)}")
-    try:
+        while True:  # until the helper is in a namespace of its own (or has failed to make one)
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{helper.pid}/ns/user") != ours:
+                    break
+            if helper.poll() is not None:
+                said = helper.stderr.read().decode(errors="replace") if helper.stderr is not None else ""
+                code = next((c for c in sorted(errno.errorcode) if os.strerror(c) in said), errno.EPERM)
+                raise HostError(code, f"cannot make a user namespace for the sandbox: {os.strerror(code)}")
+            time.sleep(0.001)
         for name in ("uid_map", "gid_map"):
             Path(f"/proc/{helper.pid}/{name}").write_text(f"0 0 1\n{NOBODY} {NOBODY} 1\n")
         return os.open(f"/proc/{helper.pid}/ns/user", os.O_RDONLY | os.O_CLOEXEC)
     finally:
         helper.kill()
         helper.wait()
+        if helper.stderr is not None:
+            helper.stderr.close()
 
 
 PROBE_PAUSES_S = (0.25, 0.5, 1.0, 2.0)  # between tries of the empty sandbox while the host's failure is a passing one
@@ -326,13 +316,13 @@ def tools() -> Tools | str:
 
 @functools.cache  # a NoSandbox raised is not cached
 def _tools() -> Tools:
-    bwrap, prlimit, setpriv, sleep = (shutil.which(name) for name in ("bwrap", "prlimit", "setpriv", "sleep"))
+    bwrap, prlimit, setpriv, sleep, unshare = (shutil.which(name) for name in ("bwrap", "prlimit", "setpriv", "sleep", "unshare"))
     root = os.geteuid() == 0
     if bwrap is None:
         raise NoSandbox("bubblewrap (bwrap) is not installed")
-    if prlimit is None or root and (setpriv is None or sleep is None):
-        raise NoSandbox("prlimit or setpriv (util-linux) is missing")
-    found = Tools(bwrap, prlimit, setpriv if root else None, sleep if root else None)
+    if prlimit is None or root and (setpriv is None or sleep is None or unshare is None):
+        raise NoSandbox("prlimit, setpriv or unshare (util-linux) is missing")
+    found = Tools(bwrap, prlimit, setpriv if root else None, sleep if root else None, unshare if root else None)
     pauses = iter(PROBE_PAUSES_S)
     while (failed := _probe(found)) is not None:
         why, passing = failed
