@@ -20,7 +20,7 @@ import structlog
 from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import FULL, project_events
-from server import matchlog
+from server import matchlog, protocol
 from server.metrics import RefereeTally
 from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
 from server.replays import Replays
@@ -220,15 +220,17 @@ class Arena:
 
 
 def record_to_store(record: GameRecord, bot_ids: Sequence[str | None] = ()) -> dict[str, Any]:
-    """A finished game as a games-table row: the FULL log with each turn's metadata and the match
-    log's header (server/matchlog.py, docs/match-log.md)."""
+    """A finished game as a games-table row: the match log's lines of the FULL log with each turn's
+    metadata, its deals' results as the log's result lines say them, and the log's header
+    (server/matchlog.py, docs/match-log.md)."""
     game = record.game
+    rules = game.rules
     return {
         "seed": record.seed,
         "totals": record.totals,
         "ranks": record.ranks,
         "seats": [asdict(s) for s in record.seats],
-        "deals": [matchlog.result_to_json(r) for r in game.results],
-        "log": matchlog.stored_log(project_events(game, FULL), record.turns),
-        "header": matchlog.header_from_record(record, game.rules, bot_ids),
+        "deals": [matchlog.result_line(r, rules) for r in protocol.results_to_proto(game.results)],
+        "log": matchlog.log_lines(project_events(game, FULL), rules, record.turns),
+        "header": matchlog.header_from_record(record, rules, bot_ids),
     }

@@ -1,22 +1,23 @@
-"""Match logs: the JSON forms of the engine's log entries and deal results, and the versioned JSON
-Lines file every finished game can be exported to (docs/match-log.md).
+"""Match logs: the versioned JSON Lines file every finished game can be exported to
+(docs/match-log.md), and the one codec between its lines and the wire's events.
 
-Two forms of one game's log:
+A game's log is a header line, one line per ``Game.log`` event of the FULL projection (keyed
+``"type"``; action lines carry the referee's per-turn metadata ``turn``, ``ms``, ``default``), and
+an end line. The referee stores the entry lines as they are (the ``games.log`` column), so an export
+is the stored header, the stored lines and an end line, with no conversion.
 
-- the **stored** form (the ``games.log`` column): one JSON object per ``Game.log`` event of the FULL
-  projection, keyed ``"kind"`` (the event class's ``kind``); action entries carry the referee's
-  per-turn metadata (``turn``, ``ms``, ``default``). Watch and replay turn it back into engine
-  events (:func:`entry_from_json`).
-- the **file** form (``mizerka match export``): a header line, one line per entry keyed ``"type"``
-  (deal results flattened), and an end line. :func:`parse_match_log` reads it back, strictly: a line
-  that is not what the format says raises :class:`MatchLogError` naming the line.
-
-Both directions must stay exact inverses: replay re-executes the parsed entries through the engine
-and compares what it gets with what the log says, event for event.
+The proto is the schema: a line is the JSON form of a wire Event (:func:`line_from_event`, and back
+with :func:`event_from_line`), and engine events reach and leave the wire only through
+:mod:`server.wire_events` (:func:`log_lines` and :func:`entry_from_line` compose the two). The
+mapping from the proto's field names to the log's keys lives in that one pair of functions.
+:func:`parse_match_log` reads a file back, strictly: a line that is not what the format says raises
+:class:`MatchLogError` naming the line.
 
 A contract is written as the ruleset's name with a ``"major"`` flag (``"contract": "hearts",
-"major": true``) in settled and result entries. Logs written before the flag carry the label
-instead (``"contract": "hearts major"``, no ``"major"`` key); they are read as the same events.
+"major": true``) in settled and result lines; the wire says the label (``"hearts major"``) and the
+flag, and the ruleset maps a label back to its name. Logs written before the flag carry the label
+instead (``"contract": "hearts major"``, no ``"major"`` key): the label the wire carries, read as
+the same events.
 """
 
 from __future__ import annotations
@@ -26,26 +27,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mizerka_engine.cards import CARD_TEXT, SUITS, parse_card
-from mizerka_engine.events import (
-    ACTION_EVENTS,
-    EVENT_TYPES,
-    ContractAnnounced,
-    DealResult,
-    DealScored,
-    Dealt,
-    Event,
-    Exchanged,
-    GameOver,
-    MajorAnnounced,
-    Played,
-    Revoked,
-    Settled,
-    TrickTaken,
-)
+from mizerka_engine.events import ACTION_EVENTS, EVENT_TYPES, Dealt, Event, Exchanged, GameOver, contract_label
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
+from mizerka_proto import events_pb2, game_pb2
 from server.policies import DefaultReason
+from server.protocol import ProtocolError
 from server.settings import ClockSettings
+from server.wire_events import contract_name, event_from_proto, event_to_proto
 
 FORMAT = "mizerka-match-log"
 VERSION = 1
@@ -54,8 +42,10 @@ ACTION_KINDS = frozenset(t.kind for t in ACTION_EVENTS)
 ENTRY_KINDS = tuple(t.kind for t in EVENT_TYPES)
 #: How logs written before the ``"major"`` flag marked a major contract: a suffix on its label.
 _OLD_MAJOR_SUFFIX = " major"
-#: The per-turn metadata keys of an action entry.
+#: The per-turn metadata keys of an action line.
 TURN_KEYS = ("turn", "ms", "default")
+#: The metadata of an action line whose turn the referee recorded nothing of (games stored before it did).
+NO_TURN: Mapping[str, Any] = dict.fromkeys(TURN_KEYS)
 
 
 class MatchLogError(ValueError):
@@ -68,159 +58,172 @@ class MatchLogError(ValueError):
         self.message = message
 
 
-# --------------------------------------------------------------------------- entries <-> JSON
-def _cards(cards: Any) -> list[str]:
-    return [CARD_TEXT[c] for c in cards]
+# ------------------------------------------------------------------------ lines <-> wire events
+def _suit(trump: str) -> str | None:
+    """The wire's trump ("" for none) as the log writes it (null for none)."""
+    return trump or None
 
 
-def _parse(cards: list[str]) -> tuple[int, ...]:
-    return tuple(parse_card(c) for c in cards)
+def _wire_text(value: str | None, what: str) -> str:
+    """A log's string-or-null (a trump, a major's contract) as the wire's string, "" for null; a
+    written "" is refused, as it is no suit or contract and the log says none with null."""
+    if value == "":
+        raise ValueError(f"'' is not {what}: write null for none")
+    return value or ""
 
 
-def _suit(trump: int | None) -> str | None:
-    return None if trump is None else SUITS[trump]
+def _label(line: Mapping[str, Any]) -> tuple[str, bool]:
+    """The wire's contract label and major flag of a settled or result line: the name and
+    ``"major"`` if written, else (a log from before the flag) the label itself, its suffix the flag."""
+    if "major" in line:
+        return contract_label(line["contract"], line["major"]), line["major"]
+    label = line["contract"]
+    return label, label.endswith(_OLD_MAJOR_SUFFIX)
 
 
-def _unsuit(trump: str | None) -> int | None:
-    if trump is None:
-        return None
-    if not isinstance(trump, str) or len(trump) != 1 or trump.upper() not in SUITS:
-        raise ValueError(f"{trump!r} is not a trump suit: write S, H, D, C or null")
-    return SUITS.index(trump.upper())
-
-
-def _contract_from_json(d: Mapping[str, Any]) -> tuple[str, bool]:
-    """The contract name and major flag of a settled or result entry: ``"major"`` if written, else
-    (a log from before the flag) the label's suffix -- the one place a label is taken apart."""
-    contract = _str(d["contract"])
-    if "major" in d:
-        return contract, _bool(d["major"])
-    name = contract.removesuffix(_OLD_MAJOR_SUFFIX)
-    return name, name != contract
-
-
-def result_to_json(r: DealResult) -> dict[str, Any]:
+def result_line(msg: game_pb2.DealResult, rules: Ruleset) -> dict[str, Any]:
+    """A deal's result as the log writes it (a result line's fields but ``type``, and each entry of
+    the games table's ``deals``): the contract by ``rules``' name with the major flag."""
     return {
-        "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer,
-        "declarer": r.declarer, "caller": r.caller, "contract": r.contract, "major": r.major, "trump": _suit(r.trump),
-        "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
+        "deal": msg.deal, "redeal": msg.redeal, "tiebreak": msg.tiebreak, "dealer": msg.dealer, "declarer": msg.declarer,
+        "caller": msg.caller, "contract": contract_name(rules, msg.contract, msg.major), "major": msg.major,
+        "trump": _suit(msg.trump), "tricks": list(msg.tricks), "points": list(msg.points), "void": msg.void,
+        "revoker": msg.revoker if msg.HasField("revoker") else None, "totals": list(msg.totals),
     }
 
 
-def result_from_json(d: Mapping[str, Any]) -> DealResult:
-    contract, major = _contract_from_json(d)
-    return DealResult(
-        d["deal"], d["redeal"], d["tiebreak"], d["dealer"], d["declarer"], d["caller"], contract, major,
-        _unsuit(d["trump"]), tuple(d["tricks"]), tuple(d["points"]), d["void"], d["revoker"],
+def result_from_line(line: Mapping[str, Any]) -> game_pb2.DealResult:
+    """The inverse of :func:`result_line` (a result line, a stored deal, or one written before the
+    major flag)."""
+    label, major = _label(line)
+    msg = game_pb2.DealResult(
+        deal=line["deal"], redeal=line["redeal"], tiebreak=line["tiebreak"], dealer=line["dealer"], declarer=line["declarer"],
+        caller=line["caller"], contract=label, major=major, trump=_wire_text(line["trump"], "a trump suit"),
+        tricks=line["tricks"], points=line["points"], void=line["void"], totals=line["totals"],
     )
+    if line["revoker"] is not None:
+        msg.revoker = line["revoker"]
+    return msg
 
 
-def entry_to_json(e: Event) -> dict[str, Any]:
-    """A (projected) ``Game.log`` event in stored form, keyed ``"kind"``."""
-    kind = e.kind
-    match e:
-        case Dealt():
-            out: dict[str, Any] = {"kind": kind, "deal": e.deal_no, "redeal": e.redeal, "tiebreak": e.tiebreak,
-                                   "dealer": e.dealer, "declarer": e.declarer}
-            if e.hands is not None:  # the FULL projection keeps the cards
-                out["hands"] = [_cards(h) for h in e.hands]
-                out["talon"] = _cards(e.talon or ())
-            return out
-        case ContractAnnounced(seat, contract, trump):
-            return {"kind": kind, "seat": seat, "contract": contract, "trump": _suit(trump)}
-        case MajorAnnounced(seat, contract):
-            return {"kind": kind, "seat": seat, "contract": contract}
-        case Settled(declarer, contract, major, trump):
-            return {"kind": kind, "declarer": declarer, "contract": contract, "major": major, "trump": _suit(trump)}
-        case Exchanged(seat, count, discard, take):
-            if discard is None:  # another seat's exchange: only the count is known
-                return {"kind": kind, "seat": seat, "count": count}
-            return {"kind": kind, "seat": seat, "discard": _cards(discard), "take": _cards(take or ())}
-        case Played(seat, card) | Revoked(seat, card):
-            return {"kind": kind, "seat": seat, "card": CARD_TEXT[card]}
-        case TrickTaken(winner):
-            return {"kind": kind, "winner": winner}
-        case DealScored(result, totals):
-            return {"kind": kind, "result": result_to_json(result), "totals": list(totals)}
-        case GameOver(totals):
-            return {"kind": kind, "totals": list(totals)}
-    raise ValueError(f"{e!r} is not a log event")
+def line_from_event(msg: events_pb2.Event, rules: Ruleset, turn: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The log line of a wire Event of the FULL projection, ``turn`` (:data:`TURN_KEYS`) added to an
+    action line; ``rules`` names a settled or scored contract. ValueError for the referee's own
+    events (DefaultApplied, StrikeCounted), which the log tells in the action lines' ``default``."""
+    which = msg.WhichOneof("kind")
+    line: dict[str, Any]
+    if which == "card_played":
+        line = {"type": "play", "seat": msg.card_played.seat, "card": msg.card_played.card}
+    elif which == "trick_won":
+        line = {"type": "trick", "winner": msg.trick_won.winner}
+    elif which == "deal_started":
+        x = msg.deal_started
+        line = {"type": "deal", "deal": x.deal, "redeal": x.redeal, "tiebreak": x.tiebreak, "dealer": x.dealer, "declarer": x.declarer}
+        if x.hands:  # the FULL projection keeps the cards
+            line.update(hands=[list(h.cards) for h in x.hands], talon=list(x.talon))
+    elif which == "cards_exchanged":
+        x = msg.cards_exchanged
+        line = ({"type": "exchange", "seat": x.seat, "discard": list(x.discarded), "take": list(x.taken)} if x.cards_known
+                else {"type": "exchange", "seat": x.seat, "count": x.count})  # another seat's: only the count is known
+    elif which == "contract_announced":
+        x = msg.contract_announced
+        line = {"type": "contract", "seat": x.seat, "contract": x.contract, "trump": _suit(x.trump)}
+    elif which == "major_announced":
+        line = {"type": "major", "seat": msg.major_announced.seat, "contract": msg.major_announced.contract or None}
+    elif which == "contract_settled":
+        x = msg.contract_settled
+        line = {"type": "settled", "declarer": x.declarer, "contract": contract_name(rules, x.contract, x.major), "major": x.major,
+                "trump": _suit(x.trump)}
+    elif which == "revoked":
+        line = {"type": "revoke", "seat": msg.revoked.seat, "card": msg.revoked.card}
+    elif which == "deal_ended":
+        line = {"type": "result", **result_line(msg.deal_ended.result, rules)}
+    else:
+        raise ValueError(f"a {which} event has no log line")
+    if turn is not None:
+        line.update(turn)
+    return line
 
 
-def entry_from_json(d: Mapping[str, Any]) -> Event:
-    """The engine event of a stored entry (``"kind"``) or a file line (``"type"``, results flat).
-
-    Extra keys (the per-turn metadata) are ignored. Raises KeyError for a missing field, ValueError
-    (CardError) for a value that is no card, suit or number where one is needed.
-    """
-    kind = d["kind"] if "kind" in d else d["type"]
-    if kind == "deal":
-        head = (_int(d["deal"]), _int(d["redeal"]), _bool(d["tiebreak"]), _int(d["dealer"]), _int(d["declarer"]))
-        if "hands" in d:
-            return Dealt(*head, tuple(_parse(h) for h in d["hands"]), _parse(d["talon"]))
-        return Dealt(*head)
-    if kind == "contract":
-        return ContractAnnounced(_int(d["seat"]), _str(d["contract"]), _unsuit(d["trump"]))
-    if kind == "major":
-        name = d["contract"]
-        return MajorAnnounced(_int(d["seat"]), None if name is None else _str(name))
-    if kind == "settled":
-        contract, major = _contract_from_json(d)
-        return Settled(_int(d["declarer"]), contract, major, _unsuit(d["trump"]))
-    if kind == "exchange":
-        if "count" in d:
-            return Exchanged(_int(d["seat"]), _int(d["count"]))
-        discard = _parse(d["discard"])
-        return Exchanged(_int(d["seat"]), len(discard), discard, _parse(d["take"]))
+def event_from_line(line: Mapping[str, Any]) -> events_pb2.Event:
+    """The wire Event of a log line: the inverse of :func:`line_from_event` (what the log does not
+    say, a trick's number and a settled contract's quotas, follows from the stream and the rules).
+    KeyError for a missing field, ValueError or TypeError for a value the wire cannot hold."""
+    kind = line["type"]
     if kind == "play":
-        return Played(_int(d["seat"]), parse_card(_str(d["card"])))
-    if kind == "revoke":
-        return Revoked(_int(d["seat"]), parse_card(_str(d["card"])))
+        return events_pb2.Event(card_played=events_pb2.CardPlayed(seat=line["seat"], card=line["card"]))
     if kind == "trick":
-        return TrickTaken(_int(d["winner"]))
+        return events_pb2.Event(trick_won=events_pb2.TrickWon(winner=line["winner"]))
+    if kind == "deal":
+        started = events_pb2.DealStarted(deal=line["deal"], redeal=line["redeal"], tiebreak=line["tiebreak"], dealer=line["dealer"],
+                                          declarer=line["declarer"])
+        if "hands" in line:
+            started.hands.extend(game_pb2.SeatCards(seat=s, cards=h) for s, h in enumerate(line["hands"]))
+            started.talon.extend(line["talon"])
+        return events_pb2.Event(deal_started=started)
+    if kind == "exchange":
+        if "count" in line:
+            return events_pb2.Event(cards_exchanged=events_pb2.CardsExchanged(seat=line["seat"], count=line["count"]))
+        discard = line["discard"]
+        return events_pb2.Event(cards_exchanged=events_pb2.CardsExchanged(
+            seat=line["seat"], count=len(discard), cards_known=True, discarded=discard, taken=line["take"]))
+    if kind == "contract":
+        return events_pb2.Event(contract_announced=events_pb2.ContractAnnounced(
+            seat=line["seat"], contract=line["contract"], trump=_wire_text(line["trump"], "a trump suit")))
+    if kind == "major":
+        return events_pb2.Event(major_announced=events_pb2.MajorAnnounced(
+            seat=line["seat"], contract=_wire_text(line["contract"], "a contract")))
+    if kind == "settled":
+        label, major = _label(line)
+        return events_pb2.Event(contract_settled=events_pb2.ContractSettled(
+            declarer=line["declarer"], contract=label, major=major, trump=_wire_text(line["trump"], "a trump suit")))
+    if kind == "revoke":
+        return events_pb2.Event(revoked=events_pb2.Revoked(seat=line["seat"], card=line["card"]))
     if kind == "result":
-        result = d.get("result", d)  # stored: nested; file: flat
-        return DealScored(result_from_json(result), tuple(_int(t) for t in d["totals"]))
-    if kind == "over":
-        return GameOver(tuple(_int(t) for t in d["totals"]))
-    raise ValueError(f"unknown log entry kind {kind!r}")
+        return events_pb2.Event(deal_ended=events_pb2.DealEnded(result=result_from_line(line)))
+    raise ValueError(f"a {kind!r} line is no wire event")
 
 
-def _int(v: Any) -> int:
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise TypeError(f"{v!r} is not a whole number")
-    return v
+# ------------------------------------------------------------------------ lines <-> the engine's log
+def over_line(totals: Sequence[int]) -> dict[str, Any]:
+    """The log's last entry line, the engine's GameOver. It has no wire Event to be the form of: a
+    seat learns the game's end from GameEnd, a message of its own with more than the totals, so the
+    line is written (and read back, :func:`entry_from_line`) here, beside the codec."""
+    return {"type": "over", "totals": list(totals)}
 
 
-def _bool(v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise TypeError(f"{v!r} is not true or false")
-    return v
-
-
-def _str(v: Any) -> str:
-    if not isinstance(v, str):
-        raise TypeError(f"{v!r} is not a string")
-    return v
-
-
-# ------------------------------------------------------------------------------- stored form
-def stored_log(entries: Iterable[Event], turns: Iterable[Any] = ()) -> list[dict[str, Any]]:
-    """The stored form of a FULL-projected log, each action entry with its turn's metadata.
+def log_lines(events: Iterable[Event], rules: Ruleset, turns: Iterable[Any] = ()) -> list[dict[str, Any]]:
+    """The entry lines of a FULL-projected log (what the games table stores and a file holds), each
+    action line with its turn's metadata.
 
     ``turns`` are the referee's per-turn records (``entry``, ``turn``, ``time_ms``, ``default``;
-    :class:`server.referee.match.TurnRecord`), aligned with the log by ``entry``.
+    :class:`server.referee.session.TurnRecord`), aligned with the log by ``entry``; an action the
+    referee recorded no turn of gets null metadata.
     """
-    out = [entry_to_json(e) for e in entries]
-    for t in turns:
-        out[t.entry].update(turn=t.turn, ms=round(t.time_ms), default=t.default)
+    meta = {t.entry: {"turn": t.turn, "ms": round(t.time_ms), "default": t.default} for t in turns}
+    out = []
+    for i, e in enumerate(events):
+        if isinstance(e, GameOver):
+            out.append(over_line(e.totals))
+            continue
+        msg = event_to_proto(e)
+        assert msg is not None  # every event but GameOver has its wire Event
+        out.append(line_from_event(msg, rules, meta.get(i, NO_TURN) if isinstance(e, ACTION_EVENTS) else None))
     return out
 
 
-def seat_records(records: Iterable[Any]) -> list[dict[str, Any]]:
-    return [asdict(r) if not isinstance(r, Mapping) else dict(r) for r in records]
+def entry_from_line(line: Mapping[str, Any], rules: Ruleset) -> Event:
+    """The engine event of an entry line (of a file or the games table): :func:`event_from_line`,
+    then :func:`~server.wire_events.event_from_proto`; an ``over`` line (:func:`over_line`) directly.
+    Raises as those do, and ProtocolError for what is no card, suit or contract of ``rules``."""
+    if line["type"] == "over":
+        return GameOver(tuple(line["totals"]))
+    entry = event_from_proto(event_from_line(line), rules)
+    assert entry is not None  # a line is never one of the referee's own events
+    return entry
 
 
+# ------------------------------------------------------------------------------- the header
 def make_header(
     *,
     match_id: str,
@@ -268,24 +271,7 @@ def header_from_record(record: Any, rules: Ruleset, bot_ids: Sequence[str | None
     )
 
 
-# --------------------------------------------------------------------------------- file form
-def entry_line(stored: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored entry as a file line: ``"type"`` first, a result's fields flattened."""
-    kind = stored["kind"]
-    out: dict[str, Any] = {"type": kind}
-    for key, value in stored.items():
-        if key == "kind":
-            continue
-        if kind == "result" and key == "result":
-            out.update(value)
-        else:
-            out[key] = value
-    if kind in ACTION_KINDS:
-        for key in TURN_KEYS:
-            out.setdefault(key, None)  # unknown for games stored before the referee recorded them
-    return out
-
-
+# --------------------------------------------------------------------------------- the file
 def end_line(totals: Sequence[int], ranks: Sequence[int], seats: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     return {
         "type": "end",
@@ -297,8 +283,8 @@ def end_line(totals: Sequence[int], ranks: Sequence[int], seats: Iterable[Mappin
 
 def game_lines(header: Mapping[str, Any], stored: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One game's file lines from its header and its stored record (``log``, ``totals``, ``ranks``,
-    ``seats`` as in the games table)."""
-    return [dict(header), *(entry_line(e) for e in stored["log"]), end_line(stored["totals"], stored["ranks"], stored["seats"])]
+    ``seats`` as in the games table): the stored lines are the file's."""
+    return [dict(header), *stored["log"], end_line(stored["totals"], stored["ranks"], stored["seats"])]
 
 
 def dumps(lines: Iterable[Mapping[str, Any]]) -> str:
@@ -332,7 +318,8 @@ def stored_game_lines(store: Any, match_id: str, index: int) -> list[dict[str, A
 #: The deepest nesting a line of this format needs (a deal line's hands: object, list, hand) with room
 #: to spare. A deeper line is refused as it is read, before anything walks it recursively.
 MAX_DEPTH = 16
-#: Counts, turns and milliseconds fit the wire's 32-bit fields; points and totals JSON's exact integers.
+#: Counts, turns and milliseconds fit the wire's 32-bit fields; points and totals JSON's exact integers,
+#: but a result line's, which are the wire's DealResult (sint32).
 MAX_COUNT = 2**31 - 1
 MAX_POINTS = 2**53
 
@@ -490,6 +477,7 @@ COUNT, SEAT, POINTS = Whole(), Seat(), Whole(-MAX_POINTS, MAX_POINTS)
 FLAG, TEXT = Kind(bool, "true or false"), Kind(str, "a string")
 CARD = Kind(str, "a card like 'TD'", most=3)
 CARDS, PER_SEAT_POINTS = Many(CARD), Many(POINTS, per_seat=True)
+PER_SEAT_WIRE_POINTS = Many(Whole(-MAX_COUNT - 1, MAX_COUNT), per_seat=True)
 TRUMP = Maybe(Kind(str, "a suit letter S, H, D or C", most=1))
 #: The per-turn metadata of an action line (null in games stored before the referee recorded it).
 TURN_META = {"turn": Maybe(Whole(1)), "ms": Maybe(Millis()), "default": OneOf((None, *(r.value for r in DefaultReason)))}
@@ -510,7 +498,7 @@ LINE_SHAPES: dict[str, Obj] = {
     "revoke": _obj({"seat": SEAT, "card": CARD}, TURN_META),
     "trick": _obj({"winner": SEAT}),
     "result": _obj({**_DEAL, "caller": SEAT, "contract": TEXT, "trump": TRUMP, "tricks": Many(COUNT, per_seat=True),
-                    "points": PER_SEAT_POINTS, "void": FLAG, "revoker": Maybe(SEAT), "totals": PER_SEAT_POINTS},
+                    "points": PER_SEAT_WIRE_POINTS, "void": FLAG, "revoker": Maybe(SEAT), "totals": PER_SEAT_WIRE_POINTS},
                    {"major": FLAG}),
     "over": _obj({"totals": PER_SEAT_POINTS}),
     "end": _obj({"totals": PER_SEAT_POINTS, "ranks": Many(Whole(1), per_seat=True), "seats": Many(_obj({}, {
@@ -527,7 +515,6 @@ class LogLine:
     lineno: int
     entry: Event
     meta: dict[str, Any] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def kind(self) -> str:
@@ -659,17 +646,19 @@ def parse_match_log(text: str) -> list[GameLog]:
             current.end, current.end_line = obj, lineno
             continue
         try:
-            entry = entry_from_json(obj)
+            entry = entry_from_line(obj, current.rules)
         except KeyError as e:
             raise MatchLogError(lineno, f"{_a(kind)} line needs the field {e.args[0]!r}") from None
-        except (ValueError, TypeError) as e:  # CardError among them
+        except (ValueError, TypeError) as e:  # a value the wire cannot hold
             raise MatchLogError(lineno, f"{_a(kind)} line: {e}") from None
+        except ProtocolError as e:  # no card, suit or contract of the header's ruleset
+            raise MatchLogError(lineno, f"{_a(kind)} line: {e.message}") from None
         if isinstance(entry, Dealt) and entry.hands is None:
             raise MatchLogError(lineno, "a deal line needs 'hands' and 'talon' (a match log is a full log)")
         if isinstance(entry, Exchanged) and entry.discard is None:
             raise MatchLogError(lineno, "an exchange line needs 'discard' and 'take' (a match log is a full log)")
         meta = {k: obj.get(k) for k in TURN_KEYS} if kind in ACTION_KINDS else {}
-        current.lines.append(LogLine(lineno, entry, meta, obj))
+        current.lines.append(LogLine(lineno, entry, meta))
     if not games:
         raise MatchLogError(1, f'the log is empty: it must start with a header line ({{"type": "header", "format": "{FORMAT}", ...}})')
     return games

@@ -62,7 +62,7 @@ def replay_game(store: Store, match_id: str, index: int, rules: Ruleset) -> Game
     stored = store.game_row(match_id, index)
     if stored is None:
         return None
-    return replay_log(rules, stored["seed"], [matchlog.entry_from_json(d) for d in stored["log"]])
+    return replay_log(rules, stored["seed"], [matchlog.entry_from_line(line, rules) for line in stored["log"]])
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +129,7 @@ def match_to_proto(store: Store, row: MatchRow) -> arena_pb2.Match:
             )
             for s, rec in enumerate(r["seats"])
         ]
-        deals = protocol.results_to_proto(matchlog.result_from_json(d) for d in r["deals"])
+        deals = [matchlog.result_from_line(d) for d in r["deals"]]
         results.append(arena_pb2.GameSummary(game_number=r["game_index"], finished=True, totals=r["totals"], seats=seats, results=deals))
     return arena_pb2.Match(
         match_id=row.id, status=STATUS[row.status], ruleset=protocol.ruleset_to_proto(rules),

@@ -73,8 +73,8 @@ games = sa.Table(
     sa.Column("totals", sa.JSON, nullable=False),
     sa.Column("ranks", sa.JSON, nullable=False),
     sa.Column("seats", sa.JSON, nullable=False),  # per-seat fault records
-    sa.Column("deals", sa.JSON, nullable=False),  # the deal results
-    sa.Column("log", sa.JSON, nullable=False),  # the full event log (JSON-ready), action entries with turn metadata
+    sa.Column("deals", sa.JSON, nullable=False),  # the deal results, as the match log's result lines say them
+    sa.Column("log", sa.JSON, nullable=False),  # the match log's entry lines (server/matchlog.py), action lines with turn metadata
     sa.Column("finished_at", sa.Float, nullable=False),
     sa.Column("header", sa.JSON),  # the match log's header line (server/matchlog.py); NULL for older rows
 )

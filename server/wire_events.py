@@ -52,6 +52,7 @@ from server.protocol import (
 __all__ = [
     "EventEncoder",
     "SeatViewKeeper",
+    "contract_name",
     "deal_records_from_events",
     "event_from_proto",
     "event_to_proto",
@@ -300,8 +301,9 @@ class SeatViewKeeper:
         return msg
 
 
-def _contract_name(rules: Ruleset, label: str, major: bool) -> str:
-    """The ruleset's contract a wire label stands for: the one whose label (contract_label) it is."""
+def contract_name(rules: Ruleset, label: str, major: bool) -> str:
+    """The ruleset's contract a wire label stands for: the one whose label (contract_label) it is
+    (the match log writes the name, server/matchlog.py)."""
     for c in rules.contracts:
         if contract_label(c.name, major) == label:
             return c.name
@@ -312,7 +314,7 @@ def result_from_proto(msg: game_pb2.DealResult, rules: Ruleset) -> DealResult:
     """A wire DealResult as the engine's (its running totals are not part of it)."""
     return DealResult(
         msg.deal, msg.redeal, msg.tiebreak, msg.dealer, msg.declarer, msg.caller,
-        _contract_name(rules, msg.contract, msg.major), msg.major, suit_from_text(msg.trump, "result.trump"),
+        contract_name(rules, msg.contract, msg.major), msg.major, suit_from_text(msg.trump, "result.trump"),
         tuple(msg.tricks), tuple(msg.points), msg.void, msg.revoker if msg.HasField("revoker") else None,
     )
 
@@ -346,7 +348,7 @@ def event_from_proto(msg: events_pb2.Event, rules: Ruleset) -> Event | None:
         return MajorAnnounced(msg.major_announced.seat, msg.major_announced.contract or None)
     if which == "contract_settled":
         x = msg.contract_settled
-        return Settled(x.declarer, _contract_name(rules, x.contract, x.major), x.major, suit_from_text(x.trump, "contract_settled.trump"))
+        return Settled(x.declarer, contract_name(rules, x.contract, x.major), x.major, suit_from_text(x.trump, "contract_settled.trump"))
     if which == "revoked":
         return Revoked(msg.revoked.seat, card_from_text(msg.revoked.card, "revoked.card"))
     if which == "deal_ended":

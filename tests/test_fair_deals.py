@@ -74,7 +74,7 @@ def assert_spectator_only(updates: list[referee_pb2.WatchUpdate], *secrets: str)
 
 def first_hands(db: Path, match_id: str) -> list[list[str]]:
     (log,) = sqlite3.connect(db).execute("select log from games where match_id = ?", (match_id,)).fetchone()
-    return next(e["hands"] for e in json.loads(log) if e["kind"] == "deal")
+    return next(e["hands"] for e in json.loads(log) if e["type"] == "deal")
 
 
 # ------------------------------------------------------------------------------- secret seeds

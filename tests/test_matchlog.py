@@ -21,19 +21,22 @@ from mizerka.bot import answer
 from mizerka.bots import HeuristicBot
 from mizerka.stdio import Translator
 from mizerka.turn import Turn
-from mizerka_engine.events import DealResult, DealScored, Settled
+from mizerka_engine.events import DealResult, DealScored, GameOver, Settled
 from mizerka_engine.game import Game, ranks
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, project_events
-from mizerka_proto import referee_pb2
+from mizerka_proto import arena_pb2, referee_pb2
 from server import matchlog
 from server.arena import record_to_store
 from server.logverify import verify_game
 from server.policies import random_action
+from server.protocol import result_to_proto
+from server.records import finished_games, finished_update, match_to_proto, replay_stored
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.settings import ClockSettings
-from server.store import Store
+from server.store import FINISHED, Store
+from server.wire_events import event_to_proto
 from tournaments.cli import app
 
 from harness import ROOT
@@ -191,7 +194,8 @@ def test_the_store_keeps_header_and_metadata_and_match_export_writes_them(tmp_pa
     assert store.record_game(match_id, 1, record_to_store(record, ids))
     row = store.game_row(match_id, 0)
     assert row is not None and row["header"]["seats"][2]["bot_id"] == ids[2]
-    assert all("turn" in e and "ms" in e and "default" in e for e in row["log"] if e["kind"] == "play")
+    assert all("turn" in e and "ms" in e and "default" in e for e in row["log"] if e["type"] == "play")
+    assert row["deals"][-1]["totals"] == record.totals  # a deal as the log's result line says it
     store.close()
 
     runner = CliRunner()
@@ -213,9 +217,24 @@ async def _played(preset: str) -> tuple[GameRecord, Any]:
     return await play_game(preset, clock=ClockSettings(decision_ms=5000), delay_s=0.0)
 
 
+def _before_0003(stored: dict[str, Any], metadata: bool = True) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A games row's log and deals as the referee stored them before revision 0003 (written out here,
+    as that code wrote them): entries keyed "kind", a result nested under "result", deals without
+    totals; without ``metadata``, as before the referee recorded turns."""
+    log = []
+    for line in stored["log"]:
+        kind = line["type"]
+        if kind == "result":
+            entry = {"kind": kind, "result": {k: v for k, v in line.items() if k not in ("type", "totals")}, "totals": line["totals"]}
+        else:
+            entry = {"kind": kind, **{k: v for k, v in line.items() if k != "type" and (metadata or k not in matchlog.TURN_KEYS)}}
+        log.append(entry)
+    return log, [{k: v for k, v in d.items() if k != "totals"} for d in stored["deals"]]
+
+
 def test_a_database_from_before_the_header_column_is_upgraded_and_its_games_still_export(tmp_path: Path) -> None:
-    """An old games row: no header column, no turn metadata. Export rebuilds the header from the
-    matches row; replay verifies it."""
+    """An old games row: no header column, no turn metadata, the old form of its log. Export
+    rebuilds the header from the matches row; replay verifies it."""
     record, _ = asyncio.run(_played("mizerka-short"))
     db = tmp_path / "old.sqlite"
     store = Store(db)
@@ -228,11 +247,11 @@ def test_a_database_from_before_the_header_column_is_upgraded_and_its_games_stil
     con.execute("""CREATE TABLE games (match_id VARCHAR(64) NOT NULL, game_index INTEGER NOT NULL, seed VARCHAR(200) NOT NULL,
                    totals JSON NOT NULL, ranks JSON NOT NULL, seats JSON NOT NULL, deals JSON NOT NULL, log JSON NOT NULL,
                    finished_at FLOAT NOT NULL, PRIMARY KEY (match_id, game_index))""")
-    old = record_to_store(record)
-    old_log = [matchlog.entry_to_json(e) for e in project_events(record.game, FULL)]  # no metadata
+    new = record_to_store(record)
+    old_log, old_deals = _before_0003(new, metadata=False)
     con.execute("INSERT INTO games VALUES (?, 0, ?, ?, ?, ?, ?, ?, 0)",
-                (match_id, old["seed"], json.dumps(old["totals"]), json.dumps(old["ranks"]), json.dumps(old["seats"]),
-                 json.dumps(old["deals"]), json.dumps(old_log)))
+                (match_id, new["seed"], json.dumps(new["totals"]), json.dumps(new["ranks"]), json.dumps(new["seats"]),
+                 json.dumps(old_deals), json.dumps(old_log)))
     con.commit()
     con.close()
 
@@ -246,38 +265,102 @@ def test_a_database_from_before_the_header_column_is_upgraded_and_its_games_stil
     assert "header" in {c[1] for c in sqlite3.connect(db).execute("PRAGMA table_info(games)")}
 
 
-def test_stored_entries_and_file_lines_are_inverse_forms() -> None:
+def _stored_game(db: Path, match_id: str) -> tuple[str, Any, referee_pb2.WatchUpdate, arena_pb2.Match]:
+    """A stored game as the commands and the service give it out: its export, its replayed game,
+    the finished game's Watch update (full) and the admin's Match."""
+    store = Store(db)
+    try:
+        row = store.match(match_id)
+        assert row is not None
+        replayed = replay_stored(store, row, 0)
+        (finished,) = finished_games(row, full=True)
+        return (matchlog.dumps(matchlog.stored_game_lines(store, match_id, 0) or []), replayed.log,
+                finished_update(store, finished, replayed), match_to_proto(store, row))
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("preset", ["mizerka-short", "manni-major"])
+def test_a_database_of_the_old_log_form_is_migrated_and_its_games_export_replay_and_watch_the_same(tmp_path: Path,
+                                                                                                     preset: str) -> None:
+    """A database at revision 0002 holds its games' logs in the old stored form (revision 0003 makes
+    them the file's lines): once migrated, the game exports byte for byte, replays and is watched
+    as it was when the referee stored it in the new form."""
+    record, _ = asyncio.run(_played(preset))
+    db = tmp_path / "arena.sqlite"
+    store = Store(db)
+    ids = [store.add_bot(f"p{s}")[0].id for s in range(3)]
+    match_id = record.match_id = store.create_match(preset, {}, "log", 1, {"decision_ms": 5000}, ids).id
+    assert store.record_game(match_id, 0, record_to_store(record, ids))
+    store.set_status(match_id, FINISHED)
+    store.close()
+    now = _stored_game(db, match_id)
+    con = sqlite3.connect(db)
+    log, deals = (json.loads(v) for v in con.execute("SELECT log, deals FROM games").fetchone())
+    old_log, old_deals = _before_0003({"log": log, "deals": deals})
+    con.execute("UPDATE games SET log = ?, deals = ?", (json.dumps(old_log), json.dumps(old_deals)))
+    con.execute("UPDATE alembic_version SET version_num = '0002'")
+    con.commit()
+    con.close()
+
+    migrated = _stored_game(db, match_id)
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [("0003",)]
+    assert [json.loads(v) for v in con.execute("SELECT log, deals FROM games").fetchone()] == [log, deals]
+    con.close()
+    assert migrated[0] == now[0]  # the export, byte for byte
+    assert migrated[1] == now[1] == record.game.log  # the replayed game
+    assert migrated[2] == now[2] and now[2].deals  # the Watch update of the finished game, its full record too
+    assert migrated[3] == now[3] and now[3].results[0].results  # the admin's Match with its deals
+    (g,) = matchlog.parse_match_log(migrated[0])
+    assert verify_game(g).totals == record.totals
+
+
+def test_entry_lines_are_the_json_form_of_the_wire_events() -> None:
+    """Each line of a log is the JSON of its wire Event (both ways, and back to the engine's), but
+    the over line, which has none."""
     record, _ = asyncio.run(_played("trjamann"))
-    for e in project_events(record.game, FULL):
-        stored = matchlog.entry_to_json(e)
-        assert matchlog.entry_from_json(stored) == e
-        line = matchlog.entry_line(stored)
-        assert line["type"] == e.kind and "kind" not in line and matchlog.entry_from_json(line) == e
+    rules = record.game.rules
+    events = project_events(record.game, FULL)
+    lines = matchlog.log_lines(events, rules)
+    assert [line["type"] for line in lines] == [e.kind for e in events]
+    for e, line in zip(events, lines):
+        assert matchlog.entry_from_line(line, rules) == e
+        if isinstance(e, GameOver):
+            assert line == matchlog.over_line(e.totals)
+            continue
+        msg = event_to_proto(e)
+        assert matchlog.event_from_line(line) == msg
+        bare = {k: v for k, v in line.items() if k not in matchlog.TURN_KEYS}
+        assert matchlog.line_from_event(msg, rules) == bare
+        assert ("turn" in line) == (line["type"] in matchlog.ACTION_KINDS)
         if isinstance(e, DealScored):
-            assert "points" in line and "totals" in line and "result" not in line  # flat in the file
+            assert "points" in line and "totals" in line and "result" not in line  # flat
 
 
 def test_a_contract_is_written_by_name_with_a_major_flag() -> None:
-    settled = Settled(1, "hearts", True, 1)
-    assert matchlog.entry_to_json(settled) == {"kind": "settled", "declarer": 1, "contract": "hearts", "major": True,
-                                               "trump": "H"}
+    rules = load_ruleset("manni-major")
+    settled = event_to_proto(Settled(1, "hearts", True, 1))
+    assert settled.contract_settled.contract == "hearts major"  # the wire's label
+    assert matchlog.line_from_event(settled, rules) == {"type": "settled", "declarer": 1, "contract": "hearts", "major": True,
+                                                         "trump": "H"}
     result = DealResult(0, 0, False, 2, 1, 0, "hearts", True, 1, (1, 14, 1), (0, 0, 0))
-    stored = matchlog.entry_to_json(DealScored(result, (0, 0, 0)))
-    assert (stored["result"]["contract"], stored["result"]["major"]) == ("hearts", True)
+    line = matchlog.line_from_event(event_to_proto(DealScored(result, (0, 0, 0))), rules)
+    assert (line["contract"], line["major"]) == ("hearts", True)
 
 
 def test_entries_written_before_the_major_flag_read_as_the_same_events() -> None:
-    """Logs from before the ``major`` flag say ``"contract": "hearts major"`` in settled and result entries."""
-    assert matchlog.entry_from_json({"kind": "settled", "declarer": 1, "contract": "hearts major", "trump": "H"}) == \
+    """Logs from before the ``major`` flag say ``"contract": "hearts major"`` in settled and result lines."""
+    rules = load_ruleset("manni-major")
+    assert matchlog.entry_from_line({"type": "settled", "declarer": 1, "contract": "hearts major", "trump": "H"}, rules) == \
         Settled(1, "hearts", True, 1)
-    assert matchlog.entry_from_json({"type": "settled", "declarer": 0, "contract": "grand", "trump": None}) == \
+    assert matchlog.entry_from_line({"type": "settled", "declarer": 0, "contract": "grand", "trump": None}, rules) == \
         Settled(0, "grand", False, None)
     old = {"deal": 3, "redeal": 0, "tiebreak": False, "dealer": 2, "declarer": 1, "caller": 0, "contract": "spades major",
            "trump": "S", "tricks": [1, 14, 1], "points": [0, 0, 0], "void": False, "revoker": None}
     want = DealScored(DealResult(3, 0, False, 2, 1, 0, "spades", True, 0, (1, 14, 1), (0, 0, 0)), (5, -3, -2))
-    assert matchlog.entry_from_json({"kind": "result", "result": old, "totals": [5, -3, -2]}) == want  # stored
-    assert matchlog.entry_from_json({"type": "result", **old, "totals": [5, -3, -2]}) == want  # file
-    assert matchlog.result_from_json(old) == want.result  # a stored game's deals
+    assert matchlog.entry_from_line({"type": "result", **old, "totals": [5, -3, -2]}, rules) == want
+    assert matchlog.result_from_line({**old, "totals": [5, -3, -2]}) == result_to_proto(want.result, want.totals)  # a stored deal
 
 
 def test_a_whole_log_from_before_the_major_flag_still_verifies() -> None:
@@ -288,7 +371,7 @@ def test_a_whole_log_from_before_the_major_flag_still_verifies() -> None:
         game.apply(game.to_act, random_action(game, rng))
     assert any(r.major for r in game.results)
     header = matchlog.make_header(match_id="m-old", game=0, games=1, rules=rules, seed="old", names=["a", "b", "c"])
-    entries = [matchlog.entry_line(e) for e in matchlog.stored_log(project_events(game, FULL))]
+    entries = matchlog.log_lines(project_events(game, FULL), rules)
     for line in entries:  # write the contracts as the old format did
         if line["type"] in ("settled", "result"):
             line["contract"] += " major" if line.pop("major") else ""

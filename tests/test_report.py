@@ -154,14 +154,12 @@ def test_a_log_written_before_the_major_flag_gives_the_same_pages() -> None:
     """An old log (a major's contract as "hearts major", no flag): its pages, labels and all, are
     those of the game (frames are made from the log, so a page of an old game has the labels too)."""
     game = _label_game("manni-major")
-    stored = [matchlog.entry_to_json(e) for e in project_events(game, FULL)]
-    for entry in stored:
-        if entry["kind"] == "settled":
-            entry["contract"] += " major" if entry.pop("major") else ""
-        elif entry["kind"] == "result":
-            entry["result"]["contract"] += " major" if entry["result"].pop("major") else ""
-    assert any(e["kind"] == "settled" and e["contract"].endswith(" major") for e in stored)
-    old = replay_log(game.rules, game.seed, [matchlog.entry_from_json(e) for e in stored])
+    stored = matchlog.log_lines(project_events(game, FULL), game.rules)
+    for line in stored:
+        if line["type"] in ("settled", "result"):
+            line["contract"] += " major" if line.pop("major") else ""
+    assert any(e["type"] == "settled" and e["contract"].endswith(" major") for e in stored)
+    old = replay_log(game.rules, game.seed, [matchlog.entry_from_line(line, game.rules) for line in stored])
     names = ["a", "b", "c"]
     assert game_page_data(old, names) == game_page_data(game, names)
 

@@ -92,12 +92,12 @@ def _known_cards(full_log: list[dict], seat: int, pick: bool) -> list[set[str]]:
     """Per deal: the cards ``seat`` may ever know (own hand and takes, played cards, a seen talon)."""
     known: list[set[str]] = []
     for e in full_log:
-        if e["kind"] == "deal":
+        if e["type"] == "deal":
             known.append(set(e["hands"][seat]))
             talon = set(e["talon"])
-        elif e["kind"] == "exchange" and e["seat"] == seat:
+        elif e["type"] == "exchange" and e["seat"] == seat:
             known[-1] |= set(e["take"]) | (talon if pick else set())
-        elif e["kind"] in ("play", "revoke"):
+        elif e["type"] in ("play", "revoke"):
             known[-1].add(e["card"])
     return known
 
@@ -118,7 +118,7 @@ def test_a_spy_bot_never_receives_a_card_outside_its_legal_view(ref: Referee, tm
     full_log = json.loads(log_json)
     pick = PRESETS[preset].exchange == "pick"
     known = _known_cards(full_log, 0, pick)
-    first_six = [set(e["hands"][0][:6]) for e in full_log if e["kind"] == "deal"]
+    first_six = [set(e["hands"][0][:6]) for e in full_log if e["type"] == "deal"]
     deal, caller, announced = -1, -1, False
     for line in dump.read_text().splitlines():
         message = text_format.Parse(line, referee_pb2.RefereeMessage())
