@@ -12,6 +12,9 @@ Every contract a frame shows comes with its ``label``, the text people read ("tr
 "hearts major"), made by the engine's :func:`~mizerka_engine.events.contract_text`: the board
 displays it and composes no contract text of its own. Frames are made from the game's log whenever
 a page is drawn, so a game stored before labels existed gets them too.
+
+A frame's ``act`` (the action it shows) is the action's match log line and a deal's ``result`` the
+log's result form (:mod:`server.matchlog`), each with its ``label``: the pages read the log's names.
 """
 
 from __future__ import annotations
@@ -29,16 +32,16 @@ from mizerka_engine.events import (
     DealResult,
     DealScored,
     Dealt,
-    Exchanged,
     MajorAnnounced,
-    Played,
-    Revoked,
     contract_text,
 )
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import FULL, View, project
+from server import matchlog
 from server.logverify import logged_action
+from server.protocol import result_to_proto
+from server.wire_events import event_to_proto
 
 BOARD_ASSETS = Path(__file__).with_name("web_assets")
 BOARD_FILES = ("board.js", "board.css")  # the renderer, in the web page's assets and copied into every report
@@ -49,18 +52,17 @@ class FramesError(RuntimeError):
 
 
 def _act_json(rules: Ruleset, entry: ActionEvent) -> dict[str, Any]:
-    kind = entry.kind
+    """An action for the page: its match log line (server/matchlog.py) with the text the page shows
+    for an announcement, ``label``."""
+    msg = event_to_proto(entry)
+    assert msg is not None  # every action has its wire Event
+    act = matchlog.line_from_event(msg, rules)
     match entry:
-        case ContractAnnounced(seat, contract, trump):
-            return {"kind": kind, "seat": seat, "contract": contract, "trump": None if trump is None else SUITS[trump],
-                    "label": contract_text(contract, False, trump, rules)}
-        case MajorAnnounced(seat, contract):
-            return {"kind": kind, "seat": seat, "contract": contract, "label": _major_label(contract)}
-        case Exchanged(seat, _, discard, take):
-            return {"kind": kind, "seat": seat, "discard": format_cards(discard or ()), "take": format_cards(take or ())}
-        case Played(seat, card) | Revoked(seat, card):
-            return {"kind": kind, "seat": seat, "card": format_card(card)}
-    raise TypeError(f"{entry!r} is no action")
+        case ContractAnnounced(_, contract, trump):
+            act["label"] = contract_text(contract, False, trump, rules)
+        case MajorAnnounced(_, contract):
+            act["label"] = _major_label(contract)
+    return act
 
 
 def _major_label(contract: str | None) -> str | None:
@@ -68,15 +70,10 @@ def _major_label(contract: str | None) -> str | None:
     return None if contract is None else contract_text(contract, True, None)
 
 
-def _result_json(rules: Ruleset, r: DealResult) -> dict[str, Any]:
-    """A deal result for the page: ``contract`` is the wire's label ("hearts major"), ``label`` the
-    text the page shows."""
-    return {
-        "deal": r.deal_no, "redeal": r.redeal, "tiebreak": r.tiebreak, "dealer": r.dealer, "declarer": r.declarer,
-        "caller": r.caller, "contract": r.label, "trump": None if r.trump is None else SUITS[r.trump],
-        "label": contract_text(r.contract, r.major, r.trump, rules),
-        "tricks": list(r.tricks), "points": list(r.points), "void": r.void, "revoker": r.revoker,
-    }
+def _result_json(rules: Ruleset, r: DealResult, totals: Sequence[int]) -> dict[str, Any]:
+    """A deal result for the page (``totals``: the game's after it): its match log form
+    (server/matchlog.py) with the text the page shows, ``label``."""
+    return matchlog.result_line(result_to_proto(r, totals), rules) | {"label": contract_text(r.contract, r.major, r.trump, rules)}
 
 
 def _cards(cards: Any) -> str | None:
@@ -84,9 +81,9 @@ def _cards(cards: Any) -> str | None:
     return None if cards is None else " ".join(format_cards(cards))
 
 
-def view_frame(rules: Ruleset, view: View, act: dict[str, Any], ended: DealResult | None = None) -> dict[str, Any]:
+def view_frame(rules: Ruleset, view: View, act: dict[str, Any], ended: DealScored | None = None) -> dict[str, Any]:
     """``view`` as the board draws it, after the action ``act``; ``ended``: the deal that the view
-    was taken at the end of."""
+    was taken at the end of, with the totals after it."""
     name = view.contract_name
     frame = {
         "act": act,
@@ -115,8 +112,9 @@ def view_frame(rules: Ruleset, view: View, act: dict[str, Any], ended: DealResul
     if ended is not None:
         # The view was taken as the deal ended, before the next one was dealt; the game has already
         # moved its counters (deal number, next caller) on, so the deal's own result says which it was.
-        frame.update(deal=ended.deal_no, redeal=ended.redeal, tiebreak=ended.tiebreak, dealer=ended.dealer,
-                     caller=ended.caller, declarer=ended.declarer, result=_result_json(rules, ended))
+        r = ended.result
+        frame.update(deal=r.deal_no, redeal=r.redeal, tiebreak=r.tiebreak, dealer=r.dealer, caller=r.caller,
+                     declarer=r.declarer, result=_result_json(rules, r, ended.totals))
         if not view.finished:
             frame.update(phase="end", to_act=-1)
     return frame
@@ -126,8 +124,8 @@ def live_frame(rules: Ruleset, view: View) -> dict[str, Any]:
     """The frame of a live game's view (the spectator's, server/watch.py), with the deal's
     announcements, which the live page lists. A finished game has moved its deal counter past its
     last deal: it is drawn as that deal ended ("Deal 18 of 18", not 19)."""
-    ended = view.results[-1] if view.finished and view.results else None
-    frame = view_frame(rules, view, {"kind": "live"}, ended)
+    ended = DealScored(view.results[-1], view.totals) if view.finished and view.results else None
+    frame = view_frame(rules, view, {"type": "live"}, ended)
     # A contract's trump is the view's: the suit named with it (a major settled later could change
     # the trump, but no ruleset has both majors and a contract whose declarer names the suit).
     frame["announcements"] = [
@@ -157,17 +155,17 @@ def game_frames(game: Game) -> list[dict[str, Any]]:
     fresh = Game(game.rules, seed=game.seed, first_dealer=first.dealer, deal_source=source)
     box.append(fresh)
     rules = game.rules
-    frames = [view_frame(rules, project(fresh, FULL), {"kind": "deal"})]
+    frames = [view_frame(rules, project(fresh, FULL), {"type": "deal"})]
     for entry in log:
         if not isinstance(entry, ACTION_EVENTS):
             continue
         before = len(fresh.log)
         fresh.apply(entry.seat, logged_action(game.rules, entry))
         act = _act_json(rules, entry)
-        result = next((e.result for e in fresh.log[before:] if isinstance(e, DealScored)), None)
+        result = next((e for e in fresh.log[before:] if isinstance(e, DealScored)), None)
         if ended:
             frames.append(view_frame(rules, ended.pop(), act, result))
-            frames.append(view_frame(rules, project(fresh, FULL), {"kind": "deal"}))
+            frames.append(view_frame(rules, project(fresh, FULL), {"type": "deal"}))
         else:
             frames.append(view_frame(rules, project(fresh, FULL), act, result))
     if fresh.log != log:
@@ -183,7 +181,7 @@ def scoresheet(rules: Ruleset, results: Sequence[DealResult], totals: Sequence[i
     deals = []
     for r in results:
         running = [t + p for t, p in zip(running, r.points)]
-        deals.append(_result_json(rules, r) | {"totals": running})
+        deals.append(_result_json(rules, r, running))
     return {"contracts": [c.name for c in rules.contracts], "deals": deals, "totals": list(totals)}
 
 

@@ -109,8 +109,8 @@ def label_steps(frames: list[dict[str, Any]]) -> list[int]:
     """The steps that show a contract anew: each announcement, the first step of a deal's settled
     contract, each deal's end; the last step (the whole score sheet) last."""
     return [i for i, f in enumerate(frames)
-            if f["act"]["kind"] in ("contract", "major") or "result" in f or i == len(frames) - 1
-            or f["phase"] in _SETTLED and (f["act"]["kind"] == "deal" or frames[i - 1]["phase"] not in _SETTLED)]
+            if f["act"]["type"] in ("contract", "major") or "result" in f or i == len(frames) - 1
+            or f["phase"] in _SETTLED and (f["act"]["type"] == "deal" or frames[i - 1]["phase"] not in _SETTLED)]
 
 
 def board_contracts(page: Any, frames: list[dict[str, Any]]) -> dict[str, Any]:
@@ -130,7 +130,7 @@ def assert_board_shows(shown: dict[str, Any], frames: list[dict[str, Any]], resu
     for s in shown["steps"]:
         i = s["step"]
         f = frames[i]
-        kind = f["act"]["kind"]
+        kind = f["act"]["type"]
         if kind == "contract":
             assert s["action"] == next(announced), f"step {i}"
         elif kind == "major":

@@ -85,8 +85,15 @@ def test_stepping_through_a_game_shows_every_action_and_every_deal_end(preset: s
     actions = [e for e in game.log if isinstance(e, ACTION_EVENTS)]
     deals = [e for e in game.log if isinstance(e, Dealt)]
     assert len(frames) == 1 + len(actions) + len(deals) - 1  # each later deal is a step of its own
-    assert [f["act"]["kind"] for f in frames if f["act"]["kind"] != "deal"] == [e.kind for e in actions]
+    assert [f["act"]["type"] for f in frames if f["act"]["type"] != "deal"] == [e.kind for e in actions]
+    # an act is the action's match log line (no turn metadata: the page has none), a result the log's
+    lines = matchlog.log_lines(project_events(game, FULL), game.rules)
+    acts = [{k: v for k, v in f["act"].items() if k != "label"} for f in frames if f["act"]["type"] != "deal"]
+    assert acts == [{k: v for k, v in line.items() if k not in matchlog.TURN_KEYS} for line in lines
+                    if line["type"] in matchlog.ACTION_KINDS]
     ended = [f for f in frames if "result" in f]
+    assert [{"type": "result", **{k: v for k, v in f["result"].items() if k != "label"}} for f in ended] == \
+        [line for line in lines if line["type"] == "result"]
     assert len(ended) == len(game.results)
     for f, r in zip(ended, game.results):
         assert f["phase"] == ("over" if f is frames[-1] else "end")
@@ -97,7 +104,7 @@ def test_stepping_through_a_game_shows_every_action_and_every_deal_end(preset: s
             assert f["tricks_won"] == list(r.tricks)
     for f in frames:
         assert all(h is not None for h in f["hands"])  # FULL: every hand is shown
-        if f["act"]["kind"] == "play" and "result" not in f:
+        if f["act"]["type"] == "play" and "result" not in f:
             trick = f["tricks"][-1]
             assert trick["cards"][-1] == [f["act"]["seat"], f["act"]["card"]]
     assert frames[-1]["finished"] and frames[-1]["totals"] == list(game.totals)
@@ -112,8 +119,8 @@ def test_stepping_covers_void_deals_and_tie_breaks() -> None:
         for f in frames:
             if f.get("result", {}).get("void"):
                 kinds.add("void")
-                assert f["act"]["kind"] == "revoke"
-            if f["tiebreak"] and f["act"]["kind"] == "deal":
+                assert f["act"]["type"] == "revoke"
+            if f["tiebreak"] and f["act"]["type"] == "deal":
                 kinds.add("tiebreak")
                 assert f["phase"] == "exchange" and f["contract"] == "notrump"
         if kinds == {"void", "tiebreak"}:

@@ -286,7 +286,7 @@
   function replay(container, d) {
     var frames = d.frames, names = d.names, sheet = d.scoresheet;
     var dealStarts = [];
-    frames.forEach(function (f, i) { if (f.act.kind === "deal") dealStarts.push(i); });
+    frames.forEach(function (f, i) { if (f.act.type === "deal") dealStarts.push(i); });
     var current = 0;
     var b = board(names, d.deals, function (i) { go(dealStarts[i]); });
     var who = b.who;
@@ -314,22 +314,22 @@
 
     function describe(f, i) {
       var a = f.act;
-      if (a.kind === "deal") {
+      if (a.type === "deal") {
         var what = f.tiebreak ? "Tie-break deal" : f.redeal ? "Deal " + (f.deal + 1) + " dealt again" : "Deal " + (f.deal + 1);
         return [what + " dealt: ", el("span", { class: "name", text: who(f.caller) }),
                 f.phase === "contract" ? " chooses the contract" : " declares " + contractText(f.label)];
       }
       var actor = el("span", { class: "name", text: who(a.seat) });
-      if (a.kind === "contract") return [actor, " announces ", el("strong", { text: contractText(a.label) })];
-      if (a.kind === "major") return a.label !== null ? [actor, " announces ", el("strong", { text: contractText(a.label) })]
+      if (a.type === "contract") return [actor, " announces ", el("strong", { text: contractText(a.label) })];
+      if (a.type === "major") return a.label !== null ? [actor, " announces ", el("strong", { text: contractText(a.label) })]
         : [actor, " passes (no major)"];
-      if (a.kind === "exchange") {
+      if (a.type === "exchange") {
         var discard = a.discard, take = a.take;
         if (!discard.length) return [actor, " passes: exchanges no cards"];
         return [actor, " exchanges " + discard.length + (discard.length === 1 ? " card: " : " cards: "), "discards ",
                 cards(discard), ", takes ", cards(take)];
       }
-      if (a.kind === "revoke") return [actor, " revokes with ", card(a.card), ": the deal is void"];
+      if (a.type === "revoke") return [actor, " revokes with ", card(a.card), ": the deal is void"];
       var out = [actor, " plays ", card(a.card)];
       var t = f.tricks.length ? f.tricks[f.tricks.length - 1] : null;
       if (t && t.winner !== null && i > 0) out.push(" \u2014 trick " + f.tricks.length + " to ", el("span", { class: "name", text: who(t.winner) }));
