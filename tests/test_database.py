@@ -123,15 +123,37 @@ def test_the_migrated_schema_is_the_one_the_code_uses(db: str) -> None:
     assert SCHEMA_HEAD == head_revision()  # a database at it is opened without Alembic: it must be the head
 
 
+# A game's log and deals as stored before revision 0003 (entries keyed "kind", a result nested, an action
+# entry without turn metadata, deals without totals), and as that revision makes them: the file's lines.
+_RESULT = {"deal": 0, "redeal": 0, "tiebreak": False, "dealer": 2, "declarer": 0, "caller": 0, "contract": "hearts",
+           "major": False, "trump": "H", "tricks": [13, 0, 0], "points": [1, -1, 0], "void": False, "revoker": None}
+OLD_LOG = [{"kind": "play", "seat": 0, "card": "AS", "turn": 5, "ms": 3, "default": None}, {"kind": "play", "seat": 1, "card": "KS"},
+           {"kind": "trick", "winner": 0}, {"kind": "result", "result": _RESULT, "totals": [1, -1, 0]}]
+NEW_LOG = [{"type": "play", "seat": 0, "card": "AS", "turn": 5, "ms": 3, "default": None},
+           {"type": "play", "seat": 1, "card": "KS", "turn": None, "ms": None, "default": None},
+           {"type": "trick", "winner": 0}, {"type": "result", **_RESULT, "totals": [1, -1, 0]}]
+
+
 def test_a_database_one_revision_behind_is_upgraded_when_opened(db: str) -> None:
-    """The fast path (at the head: no Alembic) must not keep an older database from its upgrade."""
-    LeagueStore(db).close()
+    """The fast path (at the head: no Alembic) must not keep an older database from its upgrade;
+    revision 0003 rewrites the stored games of the old form into the match log's lines."""
+    store = LeagueStore(db)
+    ids = [store.add_bot(name)[0].id for name in ("a", "b", "c")]
+    match_id = store.create_match("mizerka-short", {}, "s", 1, {}, ids).id
+    store.record_game(match_id, 0, {**RECORD, "log": OLD_LOG, "deals": [_RESULT]})
+    store.close()
     engine = sa.create_engine(database_url(db))
     with engine.begin() as conn:
         conn.execute(sa.text("update alembic_version set version_num = '0001'"))
         conn.execute(sa.text("drop table workers"))  # what revision 0002 adds, taken away again
     engine.dispose()
-    LeagueStore(db).close()
+    store = LeagueStore(db)
+    try:
+        row = store.game_row(match_id, 0)
+        assert row is not None and row["log"] == NEW_LOG and row["deals"] == [{**_RESULT, "totals": [1, -1, 0]}]
+        assert [list(line) for line in row["log"]] == [list(line) for line in NEW_LOG]  # in the file's order of keys
+    finally:
+        store.close()
     assert _tables_and_versions(db) == ([], [head_revision()])
 
 
