@@ -46,7 +46,7 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
                 connections: ConnectionLimits | None = None) -> None:
     """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
     ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
-    ``unix_sockets``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py), each a
+    ``unix_sockets``: listen there too, for bots in a sandbox without network (tournaments/sandbox/bwrap.py), each a
     host of its own (server/unix_peers.py).
     ``connections``: caps and timeouts of connections (docs/security.md, Connections); the caps not
     given are sized from the descriptor limit, raised to its hard limit first. ValueError if the

@@ -101,7 +101,7 @@ def test_the_sdk_alone_has_no_expert_and_says_why_not(tmp_path: Path) -> None:
 def test_editable_installs_say_nothing_and_are_path_entries(tmp_path: Path) -> None:
     """`make venv` installs the four projects editable: pip and setuptools say nothing (setuptools warns
     at length about an editable install by a meta path finder), and each project is a path entry, its
-    own folder on sys.path (tournaments/distributions.py shows a sandbox the packages found there)."""
+    own folder on sys.path (tournaments/sandbox/distributions.py shows a sandbox the packages found there)."""
     python = _empty_venv(tmp_path)
     projects = {"mizerka_proto": ROOT / "proto" / "python", "mizerka_engine": ROOT / "server" / "engine",
                 "mizerka_client": ROOT / "clients" / "python", "mizerka_arena": ROOT}

@@ -3,7 +3,7 @@ mistyped program would otherwise be restarted and disabled while its games are p
 moves. Each command's program is looked up on the PATH its process gets (:func:`bot_env`), and so
 is the program a bridge runs for it (``mizerka-bot stdio -- PROG``, ``mizerka bot stdio -- PROG``,
 ``mizerka bot sandbox -- PROG``, nested as deep as they go). `league run` refuses a league that
-fails (exit 2); a worker says ``cannot-play`` and leaves it to other hosts (tournaments/worker.py).
+fails (exit 2); a worker says ``cannot-play`` and leaves it to other hosts (tournaments/workers/worker.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 from mizerka.stdio.cli import program_command
 from tournaments.config import BotSpec, League, LeagueError
 from tournaments.runner import bot_env
-from tournaments.sandbox_cli import sandboxed_command
+from tournaments.sandbox.cli import sandboxed_command
 
 SDK_PROGRAM = "mizerka-bot"  # the SDK's command: `mizerka-bot stdio [options] -- PROG` runs PROG
 ARENA_PROGRAM = "mizerka"  # the arena's: `mizerka bot stdio|sandbox [options] -- PROG` runs PROG
