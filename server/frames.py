@@ -40,7 +40,7 @@ from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import FULL, View, project
 from server.logverify import logged_action
 
-BOARD_ASSETS = Path(__file__).with_name("web_assets")
+BOARD_ASSETS = Path(__file__).parent / "web" / "assets"
 BOARD_FILES = ("board.js", "board.css")  # the renderer, in the web page's assets and copied into every report
 
 

@@ -38,7 +38,7 @@ from server.limits import HostBuckets
 from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
 from server.store import Store
-from server.web_json import WebUpdate, web_update
+from server.web.updates import WebUpdate, web_update
 
 REPLAY_WORKERS = 1  # processes rendering finished games for every spectator of the referee
 REPLAY_NICE = 10  # their CPU priority below the referee's (os.nice): the matches come first

@@ -22,7 +22,7 @@ from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE, Store
 from server.tls import ServerTls, is_loopback
 from server.unix_peers import start_unix_listener
-from server.web import MAX_FEEDS, LeagueBoard, start_web
+from server.web.page import MAX_FEEDS, LeagueBoard, start_web
 
 log = structlog.get_logger("serve")
 

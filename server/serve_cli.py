@@ -21,7 +21,7 @@ from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE
 from server.tls import ServerTls
-from server.web import MAX_FEEDS, WebExtras
+from server.web.page import MAX_FEEDS, WebExtras
 
 _LIMITS = StreamLimits()  # the defaults of serve's stream limits
 _CONNECTIONS = ConnectionLimits()  # and of its connection limits

@@ -33,7 +33,7 @@ from server.arena import Arena
 from server.limits import Cooldowns, HostBuckets
 from server.settings import ClockSettings
 from server.store import Store
-from server.web import OVERVIEW_BURST, WebPage
+from server.web.page import OVERVIEW_BURST, WebPage
 
 from harness import BIN, referee
 

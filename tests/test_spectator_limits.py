@@ -30,7 +30,7 @@ from server.replays import Job, Rendered, Replays
 from server.service import start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import MatchRow, Store
-from server.web import start_web
+from server.web.page import start_web
 
 from harness import ADMIN, referee
 
