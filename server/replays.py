@@ -34,10 +34,10 @@ from dataclasses import dataclass
 
 from mizerka_engine.views import SPECTATOR, project
 from server.frames import game_frames, live_frame, scoresheet
-from server.limits import HostBuckets
 from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
 from server.store import Store
+from server.transport.limits import HostBuckets
 from server.web.updates import WebUpdate, web_update
 
 REPLAY_WORKERS = 1  # processes rendering finished games for every spectator of the referee

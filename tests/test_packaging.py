@@ -49,8 +49,8 @@ def _run(python: Path, code: str, tmp_path: Path) -> subprocess.CompletedProcess
 @pytest.mark.timeout(600)
 def test_the_server_installs_and_runs_without_the_bot_sdk(tmp_path: Path) -> None:
     python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "server" / "engine", ROOT)
-    done = _run(python, "import importlib.util, server.service, server.referee.offline, server.cli, server.logverify; "
-                        "print(importlib.util.find_spec('mizerka'), server.service.__file__)", tmp_path)
+    done = _run(python, "import importlib.util, server.transport.service, server.referee.offline, server.cli, server.logverify; "
+                        "print(importlib.util.find_spec('mizerka'), server.transport.service.__file__)", tmp_path)
     assert done.returncode == 0, done.stderr
     spec, where = done.stdout.split()
     assert spec == "None", "the bot SDK leaked into the fresh env"

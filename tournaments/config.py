@@ -24,7 +24,7 @@ from tournaments.sandbox.settings import Limits, SandboxSettings, bot_limits, pa
 MAX_REGISTERED = 60  # characters of "BOT@LEAGUE", the name a bot is registered under (64, less a "-NN" suffix)
 # A league's numbers: (default, least, most). The most are far beyond any real league and keep a
 # typo from scheduling a billion games or waiting for days: as many games per table as one match may
-# have (server/service.py), an hour for a bot to start or a seat to be taken.
+# have (server/transport/service.py), an hour for a bot to start or a seat to be taken.
 NUMBERS: dict[str, tuple[int | float, int, int]] = {
     "games_per_table": (1, 1, 10_000), "concurrency": (1, 1, 1_000), "max_crashes": (3, 0, 1_000),
     "startup_timeout_s": (20.0, 1, 3_600), "seat_timeout_s": (30.0, 1, 3_600),

@@ -48,7 +48,7 @@ def logged_web_url(log: Path) -> str | None:
 def bot_sockets(league: League, folder: Path) -> dict[str, Path]:
     """A Unix socket for each bot the runner starts, in a folder of its own, which that bot's
     sandbox alone binds (tournaments/sandbox/bwrap.py): to the referee each bot is a host of its own, for
-    the per-host Watch cap and the log's rate limit (server/unix_peers.py), which one socket
+    the per-host Watch cap and the log's rate limit (server/transport/unix_peers.py), which one socket
     shared by every bot would not tell apart. Folders are numbered: a socket's path has at most
     107 bytes, and bot names are the organiser's words."""
     sockets = {}

@@ -10,8 +10,8 @@ from typing import Any
 import structlog
 from aiohttp import web, web_protocol
 
-from server.limits import Cooldowns
 from server.logs import RateLimitedLog
+from server.transport.limits import Cooldowns
 
 log = structlog.get_logger("web")
 

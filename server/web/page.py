@@ -26,11 +26,11 @@ import structlog
 from aiohttp import web
 
 from server.arena import Arena
-from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
-from server.limits import Cooldowns, HostBuckets, SharedAnswer
 from server.replays import Encoding
-from server.service import too_many_finished
 from server.store import MatchRow, shown
+from server.transport.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
+from server.transport.limits import Cooldowns, HostBuckets, SharedAnswer
+from server.transport.service import too_many_finished
 from server.watch import watch_updates
 from server.web.capped import CappedRunner, web_host
 from server.web.feed import DROPPED, END, PACE_S, Broadcast, Framer, as_web
