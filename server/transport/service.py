@@ -29,7 +29,7 @@ from mizerka_proto import (
 from server import protocol
 from server.arena import Arena
 from server.logs import peer_host
-from server.records import STATUS, is_admin, match_to_proto, page
+from server.records import STATUS, match_to_proto, page
 from server.replays import ADMIN, Encoding
 from server.settings import StreamLimits
 from server.store import (
@@ -37,6 +37,7 @@ from server.store import (
     StoreError,
     shown,
 )
+from server.transport.auth import is_admin
 from server.transport.connections import ConnectionLimits
 from server.transport.grpc_events import drain_notifications
 from server.transport.streams import MAX_MESSAGE_BYTES, play
