@@ -1,7 +1,7 @@
 """The match lifecycle: the :class:`Arena` stores a new match, runs its games on the seats its
-:class:`~server.streams.Lobby` hands out (the turn loop is :mod:`server.referee`), records each
+:class:`~server.transport.streams.Lobby` hands out (the turn loop is :mod:`server.referee`), records each
 finished game in the store from its one writer thread, and aborts matches. The gRPC servicers
-(:mod:`server.service`) and the web page (:mod:`server.web`) drive it; nothing here speaks gRPC.
+(:mod:`server.transport.service`) and the web page (:mod:`server.web.page`) drive it; nothing here speaks gRPC.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from server.store import (
     Store,
     StoreError,
 )
-from server.streams import Lobby
+from server.transport.streams import Lobby
 from server.watch import Changes, SpectatorFeed
 
 log = structlog.get_logger("arena")

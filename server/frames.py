@@ -43,7 +43,7 @@ from server.logverify import logged_action
 from server.protocol import result_to_proto
 from server.wire_events import event_to_proto
 
-BOARD_ASSETS = Path(__file__).with_name("web_assets")
+BOARD_ASSETS = Path(__file__).parent / "web" / "assets"
 BOARD_FILES = ("board.js", "board.css")  # the renderer, in the web page's assets and copied into every report
 
 

@@ -26,10 +26,10 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 
-from server.collector import LAG_BUCKETS
 from server.policies import DefaultReason
 from server.referee.session import GameSession
 from server.store import ABORTED, FINISHED
+from server.transport.collector import LAG_BUCKETS
 
 # Upper bounds (seconds) of the decision-latency buckets: a bot answering at once to one using a long bank.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -98,7 +98,7 @@ class Referee(Protocol):
 
 
 class EventLoop(Protocol):
-    """What the collector reads of the referee's event loop (:class:`server.collector.Collector`)."""
+    """What the collector reads of the referee's event loop (:class:`server.transport.collector.Collector`)."""
 
     lag_buckets: list[int]
     lag_s: float

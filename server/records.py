@@ -10,8 +10,7 @@ worker thread, and a finished game's update is built in the renderer's own proce
 
 from __future__ import annotations
 
-import hmac
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,26 +25,12 @@ from server.logverify import replay_log
 from server.settings import ClockSettings
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, MatchRow, Store, StoreError
 
-BEARER = "Bearer "
 STATUS = {
     PENDING: arena_pb2.MATCH_STATUS_PENDING,
     RUNNING: arena_pb2.MATCH_STATUS_RUNNING,
     FINISHED: arena_pb2.MATCH_STATUS_FINISHED,
     ABORTED: arena_pb2.MATCH_STATUS_ABORTED,
 }
-
-
-def is_admin(metadata: Iterable[tuple[str, Any]] | None, admin_token: str) -> bool:
-    """True when the call carries exactly one ``authorization: Bearer <admin token>``. A bare token,
-    another scheme or two authorization entries are refused; the comparison takes the same time
-    whatever the guess (bytes: ``compare_digest`` refuses non-ASCII text)."""
-    given = [v for k, v in metadata or () if k.lower() == "authorization"]
-    if len(given) != 1 or not admin_token:
-        return False
-    value = given[0].decode("utf-8", "replace") if isinstance(given[0], bytes) else str(given[0])
-    if not value.startswith(BEARER):
-        return False
-    return hmac.compare_digest(value[len(BEARER):].encode(), admin_token.encode())
 
 
 def replay_stored(store: Store, row: MatchRow, index: int) -> Game:

@@ -34,11 +34,11 @@ from dataclasses import dataclass
 
 from mizerka_engine.views import SPECTATOR, project
 from server.frames import game_frames, live_frame, scoresheet
-from server.limits import HostBuckets
 from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
 from server.store import Store
-from server.web_json import WebUpdate, web_update
+from server.transport.limits import HostBuckets
+from server.web.updates import WebUpdate, web_update
 
 REPLAY_WORKERS = 1  # processes rendering finished games for every spectator of the referee
 REPLAY_NICE = 10  # their CPU priority below the referee's (os.nice): the matches come first

@@ -13,16 +13,16 @@ import structlog
 from grpc_health.v1.health import aio as health_aio
 
 from server.arena import Arena
-from server.collector import Collector
-from server.connections import ConnectionCaps, ConnectionLimits, raise_descriptor_limit
 from server.metrics import referee_registry, start_metrics_server
 from server.private_files import private_secret
-from server.service import server_options, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE, Store
-from server.tls import ServerTls, is_loopback
-from server.unix_peers import start_unix_listener
-from server.web import MAX_FEEDS, LeagueBoard, start_web
+from server.transport.collector import Collector
+from server.transport.connections import ConnectionCaps, ConnectionLimits, raise_descriptor_limit
+from server.transport.service import server_options, start_server
+from server.transport.tls import ServerTls, is_loopback
+from server.transport.unix_peers import start_unix_listener
+from server.web.page import MAX_FEEDS, LeagueBoard, start_web
 
 log = structlog.get_logger("serve")
 
@@ -46,8 +46,8 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
                 connections: ConnectionLimits | None = None) -> None:
     """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
     ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
-    ``unix_sockets``: listen there too, for bots in a sandbox without network (tournaments/bwrap.py), each a
-    host of its own (server/unix_peers.py).
+    ``unix_sockets``: listen there too, for bots in a sandbox without network (tournaments/sandbox/bwrap.py), each a
+    host of its own (server/transport/unix_peers.py).
     ``connections``: caps and timeouts of connections (docs/security.md, Connections); the caps not
     given are sized from the descriptor limit, raised to its hard limit first. ValueError if the
     limit is too low for them."""

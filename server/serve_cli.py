@@ -10,9 +10,7 @@ from typing import Annotated
 import typer
 
 from server.commands import usage_error
-from server.connections import ConnectionLimits, DescriptorLimitError
 from server.database import DatabaseError
-from server.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.logs import configure_logging
 from server.metrics import MetricsServerError
 from server.private_files import private_umask
@@ -20,8 +18,10 @@ from server.serve import admin_token_for
 from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import DEFAULT_REFEREE
-from server.tls import ServerTls
-from server.web import MAX_FEEDS, WebExtras
+from server.transport.connections import ConnectionLimits, DescriptorLimitError
+from server.transport.health import DEFAULT_ADDRESS, SERVING, HealthError, check
+from server.transport.tls import ServerTls
+from server.web.page import MAX_FEEDS, WebExtras
 
 _LIMITS = StreamLimits()  # the defaults of serve's stream limits
 _CONNECTIONS = ConnectionLimits()  # and of its connection limits

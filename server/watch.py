@@ -1,5 +1,5 @@
 """What a spectator of a match receives: the one public projection behind both the gRPC Watch
-(server/service.py) and the web page's live feed (server/web.py), so neither can show more.
+(server/transport/service.py) and the web page's live feed (server/web/page.py), so neither can show more.
 
 Live: the spectator's view and events of the game being played (no hand, talon before it is
 public, exchanged discard or seed). Ended: the full record if the match is public or the caller is
@@ -24,7 +24,7 @@ from server.frames import live_frame, scoresheet
 from server.records import finished_games
 from server.replays import Encoding, Rendered, Replays
 from server.store import MatchRow, Store
-from server.web_json import WebUpdate, web_update
+from server.web.updates import WebUpdate, web_update
 
 LiveUpdate = referee_pb2.WatchUpdate | WebUpdate  # as gRPC sends it, or as the web page does
 
@@ -194,7 +194,7 @@ async def watch_updates(arena: Spectated, row: MatchRow, admin: bool, host: str,
     since the last update and the view after them), so a spectator costs the referee a bounded
     amount of work however fast the match runs or slowly it reads. Without ``events`` the live
     updates carry the view alone (the page draws the table from it). As ``encoding``, live
-    updates as ended ones: WEB gives WebUpdates (server/web_json.py), the live ones marked ``live``."""
+    updates as ended ones: WEB gives WebUpdates (server/web/updates.py), the live ones marked ``live``."""
     live = arena.live.get(row.id)
     if live is not None:
         names = await asyncio.to_thread(arena.store.seat_names, row.seats)

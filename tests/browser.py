@@ -46,7 +46,7 @@ def new_page(browser: Any) -> tuple[Any, list[str]]:
     return page, problems
 
 
-# Steps a board's replay (server/web_assets/board.js) to the steps given, in one call, and reads at
+# Steps a board's replay (server/web/assets/board.js) to the steps given, in one call, and reads at
 # each the places it shows a contract: the action line's, the deal line's and the deal result's; and
 # the score sheet's rows at the last of them.
 BOARD_CONTRACTS = """(wanted) => {

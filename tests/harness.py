@@ -22,7 +22,7 @@ from google.protobuf import struct_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2
-from tournaments.bwrap import tools
+from tournaments.sandbox.bwrap import tools
 
 from needs import missing
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tournaments.distributions import distribution
+from tournaments.sandbox.distributions import distribution
 
 ROOT = Path(__file__).resolve().parent.parent
 # What a project's copy leaves out: other projects of this tree (installed on their own), tests,

@@ -25,7 +25,7 @@ from server.referee.match import GameRunner, SeatPort
 from server.referee.session import GameSession
 from server.settings import ClockSettings
 from server.store import Bot, Store
-from server.streams import StreamSeat
+from server.transport.streams import StreamSeat
 
 from harness import ADMIN, first_legal, referee
 

@@ -30,10 +30,10 @@ from test_web import web_port
 
 from mizerka_proto import arena_pb2
 from server.arena import Arena
-from server.limits import Cooldowns, HostBuckets
 from server.settings import ClockSettings
 from server.store import Store
-from server.web import OVERVIEW_BURST, WebPage
+from server.transport.limits import Cooldowns, HostBuckets
+from server.web.page import OVERVIEW_BURST, WebPage
 
 from harness import BIN, referee
 

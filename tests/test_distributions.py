@@ -1,4 +1,4 @@
-"""Where a sandboxed bot's Python is imported from (tournaments/distributions.py), for each way a
+"""Where a sandboxed bot's Python is imported from (tournaments/sandbox/distributions.py), for each way a
 distribution is installed: regular (a wheel in site-packages, with or without top_level.txt), editable
 through setuptools' finder (the package mapped to its project folder) and editable through a ``.pth``
 path entry. Each layout is made for real in a site folder of its own and read by a fresh Python that
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from setuptools.command.editable_wheel import _finder_template
 
-from tournaments.distributions import SDK, TRAMPOLINE, Python, import_roots, python_of, this_python
 from tournaments.local_referee import BIN
+from tournaments.sandbox.distributions import SDK, TRAMPOLINE, Python, import_roots, python_of, this_python
 
 
 def _dist(site: Path, name: str, requires: list[str], record: list[str], top_level: str | None = None,
@@ -65,7 +65,7 @@ def layouts(tmp: Path) -> tuple[Path, dict[str, Path]]:
 
 def roots_in(site: Path, *names: str) -> list[str]:
     """import_roots(names) as a Python with ``site`` as a site dir computes it."""
-    code = ("import json, site, sys; site.addsitedir(sys.argv[1]); from tournaments.distributions import import_roots; "
+    code = ("import json, site, sys; site.addsitedir(sys.argv[1]); from tournaments.sandbox.distributions import import_roots; "
             "print(json.dumps([str(p) for p in import_roots(tuple(sys.argv[2:]))]))")
     done = subprocess.run([sys.executable, "-c", code, str(site), *names], capture_output=True, text=True, timeout=120,
                           cwd=Path(__file__).parent.parent)

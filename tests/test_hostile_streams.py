@@ -33,10 +33,10 @@ from server.logs import RateLimitedLog
 from server.referee.match import YIELD_EVERY, GameRunner
 from server.referee.session import Disconnected, GameSession, SeatInfo
 from server.replays import Replays
-from server.service import WATCH_PACE_S, start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import Bot, Store
-from server.streams import StreamSeat
+from server.transport.service import WATCH_PACE_S, start_server
+from server.transport.streams import StreamSeat
 from server.watch import Changes
 
 from harness import ADMIN, Referee, first_legal, referee

@@ -18,11 +18,11 @@ from prometheus_client import CollectorRegistry
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError
 from tournaments import progress
 from tournaments.config import parse_league
-from tournaments.leases import LeagueState, Lease, Leases, new_worker_id, submit
-from tournaments.leases import progress as game_counts
 from tournaments.store import LeagueGame, LeagueStore, league_games
-from tournaments.submitter import prepare
-from tournaments.worker import LeaseLedger, Worker, WorkerSettings
+from tournaments.workers.leases import LeagueState, Lease, Leases, new_worker_id, submit
+from tournaments.workers.leases import progress as game_counts
+from tournaments.workers.submitter import prepare
+from tournaments.workers.worker import LeaseLedger, Worker, WorkerSettings
 
 from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from server.collector import LAG_BUCKETS, Collector
 from server.metrics import LATENCY_BUCKETS, Fault, MetricsServerError, RefereeTally, referee_registry, start_metrics_server
+from server.transport.collector import LAG_BUCKETS, Collector
 
 from harness import ADMIN, ROOT, need_sandbox, referee
 

@@ -24,10 +24,10 @@ from mizerka_proto import arena_pb2, game_pb2, referee_pb2, referee_pb2_grpc
 from server.private_files import private_dir
 from server.text import printable, skeleton
 from tournaments import progress
-from tournaments.bwrap import BotSandbox, Tools
 from tournaments.config import parse_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
 from tournaments.local_referee import LocalReferee
+from tournaments.sandbox.bwrap import BotSandbox, Tools
 from tournaments.stats import standings
 
 from harness import BIN, ROOT, need_sandbox, referee

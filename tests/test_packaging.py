@@ -49,8 +49,8 @@ def _run(python: Path, code: str, tmp_path: Path) -> subprocess.CompletedProcess
 @pytest.mark.timeout(600)
 def test_the_server_installs_and_runs_without_the_bot_sdk(tmp_path: Path) -> None:
     python = _venv(tmp_path, ROOT / "proto" / "python", ROOT / "server" / "engine", ROOT)
-    done = _run(python, "import importlib.util, server.service, server.referee.offline, server.cli, server.logverify; "
-                        "print(importlib.util.find_spec('mizerka'), server.service.__file__)", tmp_path)
+    done = _run(python, "import importlib.util, server.transport.service, server.referee.offline, server.cli, server.logverify; "
+                        "print(importlib.util.find_spec('mizerka'), server.transport.service.__file__)", tmp_path)
     assert done.returncode == 0, done.stderr
     spec, where = done.stdout.split()
     assert spec == "None", "the bot SDK leaked into the fresh env"
@@ -101,7 +101,7 @@ def test_the_sdk_alone_has_no_expert_and_says_why_not(tmp_path: Path) -> None:
 def test_editable_installs_say_nothing_and_are_path_entries(tmp_path: Path) -> None:
     """`make venv` installs the four projects editable: pip and setuptools say nothing (setuptools warns
     at length about an editable install by a meta path finder), and each project is a path entry, its
-    own folder on sys.path (tournaments/distributions.py shows a sandbox the packages found there)."""
+    own folder on sys.path (tournaments/sandbox/distributions.py shows a sandbox the packages found there)."""
     python = _empty_venv(tmp_path)
     projects = {"mizerka_proto": ROOT / "proto" / "python", "mizerka_engine": ROOT / "server" / "engine",
                 "mizerka_client": ROOT / "clients" / "python", "mizerka_arena": ROOT}

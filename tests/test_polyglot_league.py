@@ -1,7 +1,7 @@
 """A league of bots in four languages -- Python (SDK), JavaScript (clients/node), C++ (clients/cpp)
 and Perl over the stdio bridge -- run by `mizerka league run` with its own referee: it completes
 with no fault of any kind and every bot plays every seat. Where bubblewrap is installed the bots
-run in the sandbox and reach the referee through its Unix socket (tournaments/bwrap.py)."""
+run in the sandbox and reach the referee through its Unix socket (tournaments/sandbox/bwrap.py)."""
 
 from __future__ import annotations
 

@@ -210,7 +210,7 @@ def test_the_site_has_an_index_a_page_per_game_and_its_assets(site: dict[str, An
     pages = sorted((out / "matches").glob("*.html"))
     assert len(pages) == 12 and (out / "assets" / "report.js").is_file() and (out / "assets" / "report.css").is_file()
     for name in ("board.js", "board.css"):  # the web page's board, the one file both draw with
-        assert (out / "assets" / name).read_bytes() == (ROOT / "server" / "web_assets" / name).read_bytes()
+        assert (out / "assets" / name).read_bytes() == (ROOT / "server" / "web" / "assets" / name).read_bytes()
     for page in [out / "index.html", *pages]:
         text = page.read_text()
         assert "<img" not in text  # the name is only ever data

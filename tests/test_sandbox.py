@@ -1,4 +1,4 @@
-"""Bot programs in the sandbox (tournaments/bwrap.py, docs/security.md), tested the way a hostile bot
+"""Bot programs in the sandbox (tournaments/sandbox/bwrap.py, docs/security.md), tested the way a hostile bot
 author would: real `mizerka league run`s of tiny leagues (mizerka-short, three bots, three games)
 in which one bot, written here with the SDK, tries to read the league's database and the other
 bots' files, to reach a listener on 127.0.0.1, to write outside its folder, to fork-bomb, to
@@ -8,7 +8,7 @@ league completes, and the crashes say which limit.
 
 Needs bubblewrap (`bwrap`; .ci/run installs it): without it the league tests are skipped, saying
 why, and the test of a league that requires the sandbox checks the refusal instead. The shared
-memory tests need a memory cgroup (tournaments/cgroups.py): without one they are skipped, saying
+memory tests need a memory cgroup (tournaments/sandbox/cgroups.py): without one they are skipped, saying
 why, except in CI as root, where there must be one."""
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.bwrap import Sandbox, check_folders, command_folders, exit_reason, kill_sandbox, scratch_folder, tools
-from tournaments.cgroups import RUNNER_PREFIX, Hierarchy, find_hierarchy, remove_stale_groups, runner_group
 from tournaments.config import LeagueError, parse_league
-from tournaments.sandbox import Limits, SandboxError, SandboxMode
+from tournaments.sandbox.bwrap import Sandbox, check_folders, command_folders, exit_reason, kill_sandbox, scratch_folder, tools
+from tournaments.sandbox.cgroups import RUNNER_PREFIX, Hierarchy, find_hierarchy, remove_stale_groups, runner_group
+from tournaments.sandbox.settings import Limits, SandboxError, SandboxMode
 
 from harness import need_sandbox, referee
 from installs import ROOT, build_wheels, copy_installed, pip
@@ -372,7 +372,7 @@ def test_a_killed_runners_cgroups_are_removed_by_the_next_and_a_live_ones_kept(t
     need_memory_cgroup()
     mine = runner_group()
     assert not isinstance(mine, str)
-    code = ("import sys, time; from tournaments.cgroups import runner_group; group = runner_group(); "
+    code = ("import sys, time; from tournaments.sandbox.cgroups import runner_group; group = runner_group(); "
             "group.bot(64); print(group.path, flush=True); time.sleep(300)")
     runner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:

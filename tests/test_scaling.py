@@ -17,15 +17,15 @@ import pytest
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import referee_pb2, referee_pb2_grpc
 from server.arena import Arena
-from server.collector import Collector
-from server.grpc_events import drain_notifications
-from server.pacing import Pacer
 from server.referee.match import GameRunner
 from server.referee.session import GameRecord
-from server.service import start_server
 from server.settings import ClockSettings
 from server.store import Bot, Store
-from server.streams import Lobby, StreamSeat
+from server.transport.collector import Collector
+from server.transport.grpc_events import drain_notifications
+from server.transport.pacing import Pacer
+from server.transport.service import start_server
+from server.transport.streams import Lobby, StreamSeat
 
 from harness import ADMIN, first_legal
 

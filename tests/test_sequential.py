@@ -28,13 +28,13 @@ from server.store import FINISHED, PENDING
 from tournaments import progress
 from tournaments.config import League, StopRule, parse_league
 from tournaments.league_standings import load_results, settled
-from tournaments.leases import LeagueState, Leases, in_flight, new_worker_id
 from tournaments.runner import fingerprint
 from tournaments.schedule import batches, game_number, schedule
 from tournaments.sequential import EFFECT_PRIOR, Verdict, confidence_sequence, round_means, separation
 from tournaments.stats import GameResult, Standings, standings
 from tournaments.store import LeagueStore, ScheduledGame
-from tournaments.submitter import submit_league
+from tournaments.workers.leases import LeagueState, Leases, in_flight, new_worker_id
+from tournaments.workers.submitter import submit_league
 
 from pg import pg_server, pg_url  # noqa: F401 (fixtures)
 

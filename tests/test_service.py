@@ -170,7 +170,7 @@ def test_a_spectator_of_a_live_match_sees_no_hidden_card(ref: Referee) -> None:
             assert event.WhichOneof("kind") != "deal_started" or not event.deal_started.hands
         live_cards |= set(CARD.findall(text_format.MessageToString(update, as_one_line=True)))
         assert not any(p.hand for p in update.view.players)
-    assert updates > 5  # paced (server.service.WATCH_PACE_S): the changes in between come together
+    assert updates > 5  # paced (server.transport.service.WATCH_PACE_S): the changes in between come together
     assert live_cards == played  # only cards already played were ever shown
     assert len(full_updates) == 1 and full_updates[0].match_over
     assert all(p.hand_known for p in full_updates[0].view.players)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.socket_folders import remove_stale_socket_folders, socket_folder
+from tournaments.sandbox.socket_folders import remove_stale_socket_folders, socket_folder
 
 RUNNER = """
 import time
-from tournaments.socket_folders import socket_folder
+from tournaments.sandbox.socket_folders import socket_folder
 with socket_folder() as folder:
     print(folder, flush=True)
     time.sleep(600)

@@ -27,10 +27,10 @@ from mizerka_proto import referee_pb2, referee_pb2_grpc
 from server import records
 from server.arena import Arena
 from server.replays import Job, Rendered, Replays
-from server.service import start_server
 from server.settings import ClockSettings, StreamLimits
 from server.store import MatchRow, Store
-from server.web import start_web
+from server.transport.service import start_server
+from server.web.page import start_web
 
 from harness import ADMIN, referee
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mizerka.bots import RandomBot
-from mizerka.stdio import LineCounts, LineError, Translator, action_from_line, decide_line, event_line
+from mizerka.stdio import LineCounts, LineError, Translator, action_from_line, decide_line, error_line, event_line
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, events_pb2, game_pb2, referee_pb2
 from server.referee.offline import play
@@ -495,3 +495,12 @@ def test_a_program_that_keeps_exiting_makes_the_bridge_give_up(ref: Referee, tmp
     text = log.read_text()
     assert text.count("quit.py: bye") == 2
     assert "exited 2 times in a row without finishing a game (last exit code 4); giving up" in text
+
+
+def test_an_error_lines_code_is_the_wire_enums_name_and_an_old_referees_text() -> None:
+    """The code comes from ActionError.error_code; a referee older than that field sent only the text."""
+    new = referee_pb2.ActionError(turn=3, error_code=referee_pb2.ACTION_ERROR_CODE_MUST_FOLLOW, code="ignored", message="m")
+    old = referee_pb2.ActionError(turn=3, code="CARD_NOT_HELD", message="m")
+    assert error_line(new)["code"] == "MUST_FOLLOW"
+    assert error_line(old)["code"] == "CARD_NOT_HELD"
+    assert error_line(old, code=referee_pb2.ACTION_ERROR_CODE_MALFORMED, source="bridge")["code"] == "MALFORMED"

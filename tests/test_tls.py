@@ -19,7 +19,7 @@ import mizerka
 from mizerka.bots import RandomBot
 from mizerka.connection import TLS_ENV, Connection, ConnectionSettingsError, Tls
 from mizerka_proto import arena_pb2
-from server.tls import ServerTls, TlsSettingsError, is_loopback
+from server.transport.tls import ServerTls, TlsSettingsError, is_loopback
 
 from harness import ADMIN, BIN, ROOT, need_sandbox, referee
 from tls_pki import Pki, TlsAdmin, make_pki

@@ -1,4 +1,4 @@
-"""The arena's web page (`mizerka serve --http-port`, server/web.py) against a real referee, and
+"""The arena's web page (`mizerka serve --http-port`, server/web/page.py) against a real referee, and
 a league's pages (`mizerka league run --http-port`) while it plays.
 
 The browser test follows a league-like (grouped, so sealed) match of three real bot processes in
@@ -33,13 +33,14 @@ from mizerka_engine.game import Game
 from mizerka_engine.rules import PRESETS, Ruleset, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2
-from server import protocol, web_json, wire_events
+from server import protocol, wire_events
 from server.frames import game_frames, live_frame
 from server.logverify import logged_action
 from server.records import replay_stored
 from server.store import Store
-from server.web import Framer
-from server.web_json import web_update
+from server.web import updates as web_json
+from server.web.feed import Framer
+from server.web.updates import web_update
 
 from browser import Labels, assert_board_shows, board_contracts, launch, mark, new_page, relabel
 from harness import HELD_CLOCK, ROOT, Admin, Gates, Referee, referee
@@ -519,7 +520,7 @@ def _served_after_the_league(tmp_path: Path, browser: Any, shots: Path) -> None:
 
 
 def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
-    """The page's feed converts updates to JSON with its own fast converter (server/web.py): it must
+    """The page's feed converts updates to JSON with its own fast converter (server/web/page.py): it must
     give what json_format gives, for every state of whole games (spectator's and full views, events
     with every hand, full deal records), and the page's feed sends the names and ruleset once a game,
     leaving the update as it was (server/watch.py shares it among the match's watchers)."""

@@ -32,7 +32,7 @@ from test_hostile_streams import Stream
 from test_worker_hosts import events, summary
 from test_workers import MIZERKA, Db, start_worker
 
-from tournaments.worker import HANDED_BACK
+from tournaments.workers.worker import HANDED_BACK
 
 from harness import ROOT, logged_port, need_sandbox, referee, refused_port, scrape
 from pg import new_database, pg_server, pg_url, stoppable_postgres  # noqa: F401 (fixtures)

@@ -3,7 +3,7 @@ mistyped program would otherwise be restarted and disabled while its games are p
 moves. Each command's program is looked up on the PATH its process gets (:func:`bot_env`), and so
 is the program a bridge runs for it (``mizerka-bot stdio -- PROG``, ``mizerka bot stdio -- PROG``,
 ``mizerka bot sandbox -- PROG``, nested as deep as they go). `league run` refuses a league that
-fails (exit 2); a worker says ``cannot-play`` and leaves it to other hosts (tournaments/worker.py).
+fails (exit 2); a worker says ``cannot-play`` and leaves it to other hosts (tournaments/workers/worker.py).
 """
 
 from __future__ import annotations

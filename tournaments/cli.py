@@ -18,7 +18,7 @@ from server.commands import Lazy
 def _serve(ctx: typer.Context) -> typer.Typer:
     """The referee's ``serve``, told how to show the leagues of its database (``--http-port``)."""
     from server.serve_cli import serve_app
-    from server.web import WebExtras
+    from server.web.page import WebExtras
     from tournaments.web_board import DatabaseLeagues
     ctx.obj = WebExtras(boards=DatabaseLeagues)
     return serve_app

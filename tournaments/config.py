@@ -19,12 +19,12 @@ from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from server.names import StoreError, check_name, look_alike
 from server.settings import ClockSettings
 from server.text import skeleton
-from tournaments.sandbox import Limits, SandboxSettings, bot_limits, parse_sandbox
+from tournaments.sandbox.settings import Limits, SandboxSettings, bot_limits, parse_sandbox
 
 MAX_REGISTERED = 60  # characters of "BOT@LEAGUE", the name a bot is registered under (64, less a "-NN" suffix)
 # A league's numbers: (default, least, most). The most are far beyond any real league and keep a
 # typo from scheduling a billion games or waiting for days: as many games per table as one match may
-# have (server/service.py), an hour for a bot to start or a seat to be taken.
+# have (server/transport/service.py), an hour for a bot to start or a seat to be taken.
 NUMBERS: dict[str, tuple[int | float, int, int]] = {
     "games_per_table": (1, 1, 10_000), "concurrency": (1, 1, 1_000), "max_crashes": (3, 0, 1_000),
     "startup_timeout_s": (20.0, 1, 3_600), "seat_timeout_s": (30.0, 1, 3_600),
@@ -95,7 +95,7 @@ class League:
     db: str | None = None  # a PostgreSQL URL from the league file (key ``db``); None: SQLite in ``data``
     stop: StopRule = StopRule.SCHEDULE  # with SETTLED, games_per_table is the rounds that max_games allows
     confidence: float = 0.95  # the standings call an adjacent pair settled at this family-wise confidence
-    sandbox: SandboxSettings = SandboxSettings()  # whether bots run in the sandbox (tournaments/sandbox.py)
+    sandbox: SandboxSettings = SandboxSettings()  # whether bots run in the sandbox (tournaments/sandbox/settings.py)
 
     @property
     def db_path(self) -> Path:

@@ -36,8 +36,8 @@ from tournaments.report import ReportError, write_report
 from tournaments.runner import Stopped, run_league
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore
-from tournaments.submitter import submit_league
-from tournaments.worker import WorkerSettings, run_worker
+from tournaments.workers.submitter import submit_league
+from tournaments.workers.worker import WorkerSettings, run_worker
 
 worker_log = structlog.get_logger("mizerka.worker")
 

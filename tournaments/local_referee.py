@@ -18,7 +18,7 @@ from tournaments import progress
 from tournaments.config import League
 from tournaments.processes import Child
 from tournaments.progress import Report
-from tournaments.socket_folders import socket_folder
+from tournaments.sandbox.socket_folders import socket_folder
 
 BIN = Path(sys.executable).parent  # this installation's commands: mizerka, mizerka-bot
 LOCAL_HOST = "127.0.0.1"  # where the local referee listens unless `league run --host` says otherwise
@@ -47,8 +47,8 @@ def logged_web_url(log: Path) -> str | None:
 
 def bot_sockets(league: League, folder: Path) -> dict[str, Path]:
     """A Unix socket for each bot the runner starts, in a folder of its own, which that bot's
-    sandbox alone binds (tournaments/bwrap.py): to the referee each bot is a host of its own, for
-    the per-host Watch cap and the log's rate limit (server/unix_peers.py), which one socket
+    sandbox alone binds (tournaments/sandbox/bwrap.py): to the referee each bot is a host of its own, for
+    the per-host Watch cap and the log's rate limit (server/transport/unix_peers.py), which one socket
     shared by every bot would not tell apart. Folders are numbered: a socket's path has at most
     107 bytes, and bot names are the organiser's words."""
     sockets = {}

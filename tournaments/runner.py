@@ -42,13 +42,13 @@ from server.store import FINISHED, StoreError
 from server.text import counted
 from tournaments import progress
 from tournaments.arena_client import RETRYABLE, ArenaClient
-from tournaments.bwrap import BotSandbox, HostError
 from tournaments.config import BotSpec, League
 from tournaments.league_standings import load_results, settled
 from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee
 from tournaments.processes import Child, last_lines
 from tournaments.progress import Report
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
+from tournaments.sandbox.bwrap import BotSandbox, HostError
 from tournaments.schedule import batches, deal_groups, match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueBot, LeagueStore, ScheduledGame
@@ -103,7 +103,7 @@ def fingerprint(league: League) -> dict[str, Any]:
 
 class Ledger(Protocol):
     """Where a game's match and result are written: the league's rows directly (one runner), or
-    under a worker's lease (tournaments/worker.py), which may refuse. Both block on the database."""
+    under a worker's lease (tournaments/workers/worker.py), which may refuse. Both block on the database."""
 
     def started(self, row: ScheduledGame, match_id: str) -> bool:
         """Note the game's match; False: the game is no longer ours (abort the match)."""
@@ -155,7 +155,7 @@ class LeagueRunner:
         # each game waits for its match in a thread of its own, never taking one of trio's default
         # threads (the ledger's writes) for as long as a match lasts
         self.waiters = trio.CapacityLimiter(self.parallel)
-        self.sandbox = BotSandbox(league, report, None if referee is None else referee.sockets)  # tournaments/bwrap.py
+        self.sandbox = BotSandbox(league, report, None if referee is None else referee.sockets)  # tournaments/sandbox/bwrap.py
 
     async def _call(self, fn: Callable[..., Any], *args: Any, abandon: bool = True,
                     limiter: trio.CapacityLimiter | None = None) -> Any:

@@ -1,5 +1,5 @@
 """``mizerka bot sandbox [OPTIONS] -- COMMAND...``: run a bot program the way a league runs it, in
-the sandbox with a league's limits (tournaments/bwrap.py), to see on one's own machine what it may
+the sandbox with a league's limits (tournaments/sandbox/bwrap.py), to see on one's own machine what it may
 and may not do (docs/security.md, The sandbox)."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from tournaments.bwrap import Sandbox, command_folders, enter_sandbox, exit_reason, memory_note, scratch_folder, tools
-from tournaments.cgroups import runner_group
 from tournaments.local_referee import BIN
 from tournaments.runner import BOT_ENV_ALLOWED, BOT_ENV_PREFIXES
-from tournaments.sandbox import Limits
+from tournaments.sandbox.bwrap import Sandbox, command_folders, enter_sandbox, exit_reason, memory_note, scratch_folder, tools
+from tournaments.sandbox.cgroups import runner_group
+from tournaments.sandbox.settings import Limits
 
 
 def _parser(prog: str) -> argparse.ArgumentParser:

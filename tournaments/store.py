@@ -44,7 +44,7 @@ leagues = sa.Table(
     # (`league run` on a PostgreSQL database), who take its games; DONE: every game has a result, or
     # the league settled early (stop = "settled", tournaments/sequential.py): the workers take no more.
     sa.Column("state", sa.String(16)),
-    sa.Column("spec", sa.JSON),  # for the workers: the league file's text and path (tournaments/leases.py)
+    sa.Column("spec", sa.JSON),  # for the workers: the league file's text and path (tournaments/workers/leases.py)
 )
 
 league_bots = sa.Table(
@@ -75,7 +75,7 @@ league_games = sa.Table(
     # Matches of this game that were in flight when a run of the league stopped (a crash, kill -9,
     # Ctrl-C): their results, if any, were discarded and the game played again (docs/leagues.md).
     sa.Column("discarded", sa.JSON),
-    # A worker's lease on the game (tournaments/leases.py): it plays the game while the lease holds,
+    # A worker's lease on the game (tournaments/workers/leases.py): it plays the game while the lease holds,
     # and its result counts only if the lease still holds. ``attempt`` counts the claims.
     sa.Column("attempt", sa.Integer),
     sa.Column("lease_owner", sa.String(64)),  # workers.id
@@ -143,7 +143,7 @@ class LeagueGame(ScheduledGame):
     faults: tuple[Mapping[str, int], ...] | None  # per seat, keys of tournaments.stats.FAULTS
     finished_at: float | None
     discarded: tuple[str, ...] | None  # matches of it in flight when a run stopped (see the table)
-    attempt: int | None  # a worker's claims of it (tournaments/leases.py)
+    attempt: int | None  # a worker's claims of it (tournaments/workers/leases.py)
     lease_owner: str | None
     lease_expires: float | None
 

@@ -1,4 +1,4 @@
-"""Leagues for the referee's web page (server/web.py): their progress and live standings read from
+"""Leagues for the referee's web page (server/web/page.py): their progress and live standings read from
 the league tables of the database the referee serves, which the server itself never reads. The
 ``mizerka`` command hands this to ``mizerka serve`` (tournaments/cli.py), so the league runner's
 referee and the workers' show their leagues.
@@ -14,14 +14,14 @@ import sqlalchemy as sa
 
 from server.database import is_postgres
 from server.store import FINISHED, RUNNING
-from server.web import ReportSite
+from server.web.page import ReportSite
 from tournaments.league_standings import stored_standings
 from tournaments.report import MANIFEST, REPORTS, Manifest, ReportError, league_group, report_folder, sealed_reason
 from tournaments.store import LeagueGame, LeagueStore, leagues
 
 
 class DatabaseLeagues:
-    """A :class:`server.web.LeagueBoard` on a league database. Standings are those of
+    """A :class:`server.web.page.LeagueBoard` on a league database. Standings are those of
     ``league standings`` without the separation verdicts (they need the league file)."""
 
     def __init__(self, db: str) -> None:

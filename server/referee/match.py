@@ -4,7 +4,7 @@ seat ports and the event loop's clock.
 Transport-agnostic: each seat is a :class:`SeatPort` that moves protocol messages. Time is the
 event loop's monotonic clock (``loop.time()``), so tests run it on a fake loop clock, instantly and
 exactly, less the referee's own pauses (``pauses``: a full garbage collection stops the loop for a
-few hundred milliseconds at 1,000 matches, server/collector.py). A bot's answer that arrives during
+few hundred milliseconds at 1,000 matches, server/transport/collector.py). A bot's answer that arrives during
 such a pause waits unread until it ends: the pause is the organiser's, so it is never charged to
 the bot's clock, and a deadline that falls inside it moves by as much. A deadline interrupts one
 ``await port.receive()`` (:class:`Deadline`); the port's queue is fed by its own reader task, so a
@@ -37,14 +37,14 @@ class SeatPort(Protocol):
 
     The rest is optional: a port that subclasses SeatPort inherits the defaults below (a port
     without a Hello, that refuses nothing by itself and holds nothing back) and overrides what it
-    has; :class:`server.streams.StreamSeat` has every member itself.
+    has; :class:`server.transport.streams.StreamSeat` has every member itself.
     """
 
     live_events: bool  # Hello.live_events: send events as they happen, not only with decisions
     version: str | None = None  # Hello.version and Hello.name, for match logs
     hello_name: str | None = None
     out_of_turn: int = 0  # Actions it refused by itself in this game (STALE_TURN, NOT_YOUR_TURN): the seat's ``stale``
-    # A port that holds messages back on the referee's side (server.pacing.Pacer) says so: how long the
+    # A port that holds messages back on the referee's side (server.transport.pacing.Pacer) says so: how long the
     # message receive() returned last was held (not charged to the bot), and the loop time since which a
     # message that arrived is held, or None (a deadline passing meanwhile waits for that message).
     held_s: float = 0.0

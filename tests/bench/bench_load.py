@@ -67,8 +67,8 @@ from prometheus_client.utils import floatToGoString
 from sysinfo import cpu_seconds
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
-from server.collector import LAG_BUCKETS
-from server.grpc_events import drain_notifications
+from server.transport.collector import LAG_BUCKETS
+from server.transport.grpc_events import drain_notifications
 
 GAMES = 10_000
 TEAM_MATCHES = 50  # matches per team of three bots: below the referee's max_streams_per_bot (64)
@@ -174,7 +174,7 @@ async def worker() -> None:
         grpc.aio.insecure_channel(config["address"], options=[("grpc.use_local_subchannel_pool", 1)])
         for _ in range(math.ceil(len(tokens) / per_channel))
     ]
-    drain_notifications(asyncio.get_running_loop())  # grpc.aio clients clog like servers (server/grpc_events.py)
+    drain_notifications(asyncio.get_running_loop())  # grpc.aio clients clog like servers (server/transport/grpc_events.py)
     stubs = [referee_pb2_grpc.RefereeStub(c) for c in channels]
     tasks = [asyncio.create_task(seat(stubs[i // per_channel], t, bots)) for i, t in enumerate(tokens)]
     async for command in commands():

@@ -72,8 +72,8 @@ from mizerka_engine.rules import load_ruleset
 from mizerka_proto import arena_pb2, arena_pb2_grpc, game_pb2, referee_pb2, referee_pb2_grpc
 from server.referee.match import GameRunner, SeatPort
 from server.referee.session import GameSession, SeatInfo
-from server.service import SERVER_OPTIONS  # the echoes' options are the referee's
 from server.settings import ClockSettings
+from server.transport.service import SERVER_OPTIONS  # the echoes' options are the referee's
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -270,7 +270,7 @@ Replies = Callable[[referee_pb2.BotMessage], referee_pb2.RefereeMessage]
 
 class ShapedEcho(referee_pb2_grpc.RefereeServicer):
     """The referee's shape: per stream a reader task feeding a queue, a handler task, an outbox and
-    a writer task (as server/streams.py and the match's runner); each BotMessage answered with what
+    a writer task (as server/transport/streams.py and the match's runner); each BotMessage answered with what
     the stream's own ``replies`` (made per stream by ``make_replies``) gives for it."""
 
     def __init__(self, make_replies: Callable[[], Replies]) -> None:

@@ -2,8 +2,8 @@
 
 The control of ``make bench-load --null`` (BENCHMARKS.md, "Load"). It serves what the load generator uses
 (Arena.RegisterBot, Arena.CreateMatch, Referee.Play) over grpc.aio with the referee's server
-options, its collector (server/collector.py), its drain of grpc.aio's completions
-(server/grpc_events.py) and its pacer (server/pacing.py, without which a storm of 3,000 new
+options, its collector (server/transport/collector.py), its drain of grpc.aio's completions
+(server/transport/grpc_events.py) and its pacer (server/transport/pacing.py, without which a storm of 3,000 new
 streams loses a third of them), and it moves messages the way the referee does: per stream a
 handler, a reader task feeding the match's inbox and a writer task emptying the stream's outbox;
 per match a task that asks the seats in turn. It has no rules, views, clocks or store: each
@@ -31,10 +31,10 @@ import grpc
 from bench_referee import sample_request
 
 from mizerka_proto import arena_pb2, arena_pb2_grpc, referee_pb2, referee_pb2_grpc
-from server.collector import Collector
-from server.grpc_events import drain_notifications
-from server.pacing import Pacer
-from server.service import SERVER_OPTIONS
+from server.transport.collector import Collector
+from server.transport.grpc_events import drain_notifications
+from server.transport.pacing import Pacer
+from server.transport.service import SERVER_OPTIONS
 
 SEATS = 3
 

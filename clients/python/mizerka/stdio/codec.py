@@ -299,12 +299,22 @@ def decide_line(d: referee_pb2.DecisionRequest) -> dict[str, Any]:
     return out
 
 
-def error_line(e: referee_pb2.ActionError, message: str | None = None, code: str | None = None,
-               source: str = "referee") -> dict[str, Any]:
+def _code_text(code: referee_pb2.ActionErrorCode.ValueType) -> str:
+    """An error line's ``code``: the ActionErrorCode's name without its prefix ("MUST_FOLLOW"), the
+    text ActionError.code carries too."""
+    return referee_pb2.ActionErrorCode.Name(code).removeprefix("ACTION_ERROR_CODE_")
+
+
+def error_line(e: referee_pb2.ActionError, message: str | None = None,
+               code: referee_pb2.ActionErrorCode.ValueType | None = None, source: str = "referee") -> dict[str, Any]:
+    """An ActionError as an ``error`` line; ``code``, ``message``: the bridge's own instead of the
+    referee's. A referee older than ActionError.error_code is read by its text code."""
+    if code is None:
+        code = e.error_code
     return {
         "type": "error",
         "turn": e.turn,
-        "code": code or e.code,
+        "code": _code_text(code) if code else e.code,
         "message": message if message is not None else e.message,
         "retry": e.retry,
         "strikes": e.strikes,
@@ -314,9 +324,10 @@ def error_line(e: referee_pb2.ActionError, message: str | None = None, code: str
     }
 
 
-def bridge_error_line(turn: int | None, code: str, message: str, strikes: int) -> dict[str, Any]:
+def bridge_error_line(turn: int | None, code: referee_pb2.ActionErrorCode.ValueType, message: str,
+                      strikes: int) -> dict[str, Any]:
     """An error the bridge found itself and did not send to the referee (retry is always false)."""
-    return {"type": "error", "turn": turn, "code": code, "message": message, "retry": False, "strikes": strikes,
+    return {"type": "error", "turn": turn, "code": _code_text(code), "message": message, "retry": False, "strikes": strikes,
             "time_left_ms": None, "bank_ms": None, "source": "bridge"}
 
 

@@ -122,7 +122,7 @@ class Translator:
             self.counts.refusals += 1
             return error_line(e)
         # A line the bridge could not read, refused by the referee as an empty Action.
-        return error_line(e, message=note, code="MALFORMED", source="bridge")
+        return error_line(e, message=note, code=referee_pb2.ACTION_ERROR_CODE_MALFORMED, source="bridge")
 
     def _events(self, events: Sequence[events_pb2.Event]) -> list[Line]:
         for e in events:
@@ -150,15 +150,15 @@ class Translator:
             if action is None:
                 counts.garbage += 1
                 why = "nothing is pending" if pending is None else f"an answer to turn {pending} was already sent"
-                return self._not_sent(turn, "MALFORMED", f"{problem}; not sent ({why})")
+                return self._not_sent(turn, referee_pb2.ACTION_ERROR_CODE_MALFORMED, f"{problem}; not sent ({why})")
             counts.stale += 1
             if pending is None:
-                return self._not_sent(turn, "STALE_TURN", f"turn {turn} is not pending (nothing is): not sent")
-            return self._not_sent(turn, "NOT_EXPECTED", f"an answer to turn {pending} was already sent; answer "
+                return self._not_sent(turn, referee_pb2.ACTION_ERROR_CODE_STALE_TURN, f"turn {turn} is not pending (nothing is): not sent")
+            return self._not_sent(turn, referee_pb2.ACTION_ERROR_CODE_NOT_EXPECTED, f"an answer to turn {pending} was already sent; answer "
                                   "again only after an error line with retry true: not sent")
         if turn is not None and turn != pending:
             counts.stale += 1
-            return self._not_sent(turn, "STALE_TURN", f"turn {turn} is not pending; the pending turn is {pending}: "
+            return self._not_sent(turn, referee_pb2.ACTION_ERROR_CODE_STALE_TURN, f"turn {turn} is not pending; the pending turn is {pending}: "
                                   "not sent")
         if action is None:
             counts.garbage += 1
@@ -168,5 +168,5 @@ class Translator:
         self.inflight = (pending, None)
         return Reply(action, None)
 
-    def _not_sent(self, turn: int | None, code: str, message: str) -> Reply:
+    def _not_sent(self, turn: int | None, code: referee_pb2.ActionErrorCode.ValueType, message: str) -> Reply:
         return Reply(None, bridge_error_line(turn, code, message, self.strikes))

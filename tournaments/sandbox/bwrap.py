@@ -8,21 +8,21 @@ A sandboxed bot gets:
   a remote referee (``league run --server``) is the one case where the network stays;
 - a read-only view of the system (/usr, the /lib* and /bin links, a few files of /etc), of this
   installation's Python with the bot SDK and what it needs wherever they are imported from (an
-  editable install's project folders too: tournaments/distributions.py), and of its command's own
+  editable install's project folders too: tournaments/sandbox/distributions.py), and of its command's own
   folders (its program's, those of the arguments that name files or folders, its env's PYTHONPATH,
   and for a program a Python runs, this installation's or a venv of the bot's own, that Python and
   where the SDK and a console script's distribution are imported from), never the league's data,
   database, logs or file;
 - a writable scratch folder of its own, ``DATA/sandbox/NAME``, as HOME and TMPDIR, and a small
   /tmp and /dev/shm of its own (64 MiB each, in memory; the rest of /dev read-only);
-- a memory cgroup of its own where the runner can make one (tournaments/cgroups.py), limited to
+- a memory cgroup of its own where the runner can make one (tournaments/sandbox/cgroups.py), limited to
   its ``memory_mb``: shared memory (memfd, shared mappings, shm, tmpfs) counts there, which no
   rlimit counts, and the out-of-memory killer kills in it, never the referee; the bot is moved
   into it between fork and exec, before it runs anything (:func:`enter_sandbox`);
 - the first place in line for the kernel's out-of-memory killer when the whole machine runs out
   (oom_score_adj 1000): a bot, not the referee, is killed (a hostile bot may set its own back to
   0, the referee's: the cgroup is the bound, this a fallback);
-- limits set by prlimit inside the sandbox (:class:`~tournaments.sandbox.Limits`): RLIMIT_DATA,
+- limits set by prlimit inside the sandbox (:class:`~tournaments.sandbox.settings.Limits`): RLIMIT_DATA,
   RLIMIT_NPROC (the kernel counts it per user namespace, so per sandbox, and only once set inside
   one: set on bwrap it would count every process of the user), RLIMIT_CPU (SIGXCPU, SIGKILL a
   second later);
@@ -59,12 +59,12 @@ import trio
 
 from server.private_files import private_dir
 from tournaments import progress
-from tournaments.cgroups import BotCgroup, RunnerGroup, runner_group
 from tournaments.config import BotSpec, League
-from tournaments.distributions import SDK, python_of, this_python
 from tournaments.processes import Child
 from tournaments.progress import Report
-from tournaments.sandbox import Limits, SandboxError, SandboxMode
+from tournaments.sandbox.cgroups import BotCgroup, RunnerGroup, runner_group
+from tournaments.sandbox.distributions import SDK, python_of, this_python
+from tournaments.sandbox.settings import Limits, SandboxError, SandboxMode
 
 NOBODY = 65534  # the user (and group) a root runner's bots run as
 INSIDE_SOCKETS = Path("/run/mizerka")  # where a sandbox finds the referee's Unix socket
@@ -213,7 +213,7 @@ def _mounts(box: Sandbox) -> list[str]:
 def python_paths() -> tuple[Path, ...]:
     """This installation's Python, read-only in every sandbox: the venv, the interpreter it was
     made from, and wherever the bot SDK and what it needs are imported from (an editable install
-    keeps them outside the venv: tournaments/distributions.py)."""
+    keeps them outside the venv: tournaments/sandbox/distributions.py)."""
     return tuple(sorted({*this_python().folders((SDK,)), Path(sys.executable).resolve().parent}))
 
 

@@ -1,6 +1,6 @@
 """Asking a referee whether it serves: the standard gRPC health check (``grpc.health.v1``).
 
-``mizerka health`` runs it from the command line; ``python -m server.health`` does the same without
+``mizerka health`` runs it from the command line; ``python -m server.transport.health`` does the same without
 the start-up cost of the whole command line (the container image's HEALTHCHECK, docker/Dockerfile).
 Exit status 0: SERVING; 1: anything else (not serving, unreachable, an unknown service name).
 Plain text only: a referee served over TLS needs a TLS-aware check.
@@ -40,9 +40,9 @@ def check(address: str = DEFAULT_ADDRESS, service: str = "", timeout_s: float = 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m server.health [--server HOST:PORT] [--service NAME] [--timeout S]``: print the
+    """``python -m server.transport.health [--server HOST:PORT] [--service NAME] [--timeout S]``: print the
     status; 0 if SERVING, else 1."""
-    parser = argparse.ArgumentParser(prog="python -m server.health", description="Ask a referee whether it serves (grpc.health.v1).")
+    parser = argparse.ArgumentParser(prog="python -m server.transport.health", description="Ask a referee whether it serves (grpc.health.v1).")
     parser.add_argument("--server", default=DEFAULT_ADDRESS, help=f"the referee, HOST:PORT (default {DEFAULT_ADDRESS})")
     parser.add_argument("--service", default="", help='a service name, e.g. mizerka.v1.Referee (default "": the server)')
     parser.add_argument("--timeout", type=float, default=3.0, help="seconds to wait for the answer (default 3)")

@@ -51,7 +51,7 @@ def drain_notifications(loop: asyncio.AbstractEventLoop) -> bool:
     found = _bound_poller(loop)
     if found is None:
         log.warning("grpc.aio internals not as expected: completions reach the event loop one per iteration "
-                    "under load (server/grpc_events.py)")
+                    "under load (server/transport/grpc_events.py)")
         return False
     sock, poller = found
 

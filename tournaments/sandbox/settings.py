@@ -1,7 +1,7 @@
 """The bot sandbox's settings from the league file: whether bots must run in one (``sandbox = "on"``,
 the default), may run without one where bubblewrap is missing (``"if-available"``) or never do
 (``"off"``), and the limits of each bot process (a ``[sandbox]`` table, overridden per bot with
-``sandbox = { ... }`` in its ``[[bots]]`` entry). How bots are started in it: tournaments/bwrap.py;
+``sandbox = { ... }`` in its ``[[bots]]`` entry). How bots are started in it: tournaments/sandbox/bwrap.py;
 what it isolates: docs/security.md, The sandbox.
 """
 
@@ -32,7 +32,7 @@ class Limits:
     """What one bot process may use; 0 is no limit. Memory is the kernel's data limit (RLIMIT_DATA:
     heap, private mappings and thread stacks, not the address space that gRPC and V8 reserve
     without using) and, where the runner can make one, the limit of the bot's memory cgroup
-    (shared memory included: tournaments/cgroups.py); processes count threads too and are counted
+    (shared memory included: tournaments/sandbox/cgroups.py); processes count threads too and are counted
     per sandbox; CPU time is per process, over its whole life (a bot restarted after a crash
     starts again from zero)."""
 

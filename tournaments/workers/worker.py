@@ -4,7 +4,7 @@ hosts (docs/scale-out.md).
 A worker takes the oldest league open to workers that has a game to claim, starts a referee of its
 own (`mizerka serve` on loopback, on the same database, under a referee id of its own) and the
 league's bot processes, and plays up to ``slots`` games at once, each under a lease
-(tournaments/leases.py), through the same :class:`~tournaments.runner.LeagueRunner` as a league on
+(tournaments/workers/leases.py), through the same :class:`~tournaments.runner.LeagueRunner` as a league on
 one host. When that league has nothing left to claim it stops its bots and its referee and looks
 for the next. Heartbeats renew the leases; a game whose lease is lost is stopped at once (its result
 would be refused anyway). SIGTERM or SIGINT hands the games in flight back: their matches are
@@ -42,15 +42,15 @@ from server.store import StoreError
 from tournaments import progress
 from tournaments.arena_client import ArenaClient
 from tournaments.bot_commands import check_commands
-from tournaments.bwrap import check_league
 from tournaments.config import League, LeagueError, parse_league
-from tournaments.leases import Claim, Lease, Leases, Submitted, new_worker_id
 from tournaments.local_referee import LocalReferee
 from tournaments.progress import Report
 from tournaments.runner import LeagueRunner, Stop
-from tournaments.sandbox import SandboxError
+from tournaments.sandbox.bwrap import check_league
+from tournaments.sandbox.settings import SandboxError
 from tournaments.schedule import match_group
 from tournaments.store import LeagueStore, ScheduledGame
+from tournaments.workers.leases import Claim, Lease, Leases, Submitted, new_worker_id
 
 SKIP_S = 60.0  # a league this host cannot play is looked at again after this long
 HANDED_BACK = "the worker playing this game is stopping; another worker plays it again"

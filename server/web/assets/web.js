@@ -1,4 +1,4 @@
-// The arena's web page (server/web.py, docs/web.md). Plain DOM, no framework, no build step.
+// The arena's web page (server/web/page.py, docs/web.md). Plain DOM, no framework, no build step.
 // Every text goes in through textContent, never as markup: bot and league names are user input.
 "use strict";
 
@@ -140,7 +140,7 @@ function follow(meta) {
   match.source = source;
   source.addEventListener("update", (e) => {
     const u = JSON.parse(e.data);
-    // A game's first update carries its names and ruleset (server/web.py, Framer); the others not.
+    // A game's first update carries its names and ruleset (server/web/page.py, Framer); the others not.
     if (u.names) match.headers.set(u.game_number, { names: u.names, ruleset: u.ruleset });
     Object.assign(u, match.headers.get(u.game_number));
     match.updates.set(u.game_number, u);

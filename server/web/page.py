@@ -1,10 +1,10 @@
 """The arena's own web page (``mizerka serve --http-port``; docs/web.md): live matches, a match
 followed live, leagues' standings. aiohttp on the referee's own event loop, plain HTML/CSS/JS files
-(``web_assets/``), no build step.
+(``assets/``), no build step.
 
 Fair play: the live feed of a match is :func:`server.watch.watch_updates` -- the projection behind
 the gRPC Watch -- without the admin's access, sent as JSON; full records only once the match is
-public. The page has no admin access at all. Leagues come from a :class:`LeagueBoard` the layer
+public (``feed.py``). The page has no admin access at all. Leagues come from a :class:`LeagueBoard` the layer
 above supplies (the server knows no leagues: tournaments/web_board.py reads them from the database).
 """
 
@@ -23,21 +23,21 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import structlog
-from aiohttp import web, web_protocol
+from aiohttp import web
 
 from server.arena import Arena
-from server.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
-from server.limits import Cooldowns, HostBuckets, SharedAnswer
-from server.logs import RateLimitedLog
 from server.replays import Encoding
-from server.service import too_many_finished
 from server.store import MatchRow, shown
-from server.watch import Update, watch_updates
-from server.web_json import WebUpdate
+from server.transport.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
+from server.transport.limits import Cooldowns, HostBuckets, SharedAnswer
+from server.transport.service import too_many_finished
+from server.watch import watch_updates
+from server.web.capped import CappedRunner, web_host
+from server.web.feed import DROPPED, END, PACE_S, Broadcast, Framer, as_web
 
 log = structlog.get_logger("web")
 
-ASSETS = Path(__file__).with_name("web_assets")
+ASSETS = Path(__file__).with_name("assets")
 PAGES = {"arena": "arena.html", "match": "match.html", "league": "league.html"}
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_LEAGUE_NAME = 200
@@ -47,10 +47,6 @@ RECENT = 20  # finished public matches listed on the arena page
 # read a second however many poll. A host asking more often than a page does gets 429.
 OVERVIEW_EVERY_S = 1.0
 OVERVIEW_RATE_PER_S, OVERVIEW_BURST = 10.0, 20  # per host; the page asks once every 2 s
-# At most one update per live match per PACE_S, whatever its number of spectators (Broadcast): what
-# changed meanwhile comes folded into the next one (server/watch.py), so spectators cost the referee
-# a bounded amount however fast bots play.
-PACE_S = 0.3  # about three a second: enough to see the cards, cheap for the referee (BENCHMARKS.md, "Spectators on the web page")
 HEADERS = {  # the pages load nothing from elsewhere and cannot be framed
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -80,6 +76,13 @@ class LeagueBoard(Protocol):
 
 BoardFactory = Callable[[str], LeagueBoard]  # the database URL -> its leagues
 
+# Match feeds open at once: each holds a connection and, while its match is live, some of the
+# referee's time; beyond this a spectator is told to come back (503), so no crowd of them (or a
+# program opening feeds) can slow the matches down. One host may hold StreamLimits.max_feeds_per_host
+# of them (429 beyond), so no one client takes them all.
+MAX_FEEDS = 200
+FEED_CAP_WAIT_S = 1.0  # a host at its feed cap is told to come back after this (and cooled down meanwhile)
+
 
 @dataclass(frozen=True)
 class ReportSite:
@@ -98,110 +101,9 @@ class WebExtras:
     boards: BoardFactory
 
 
-END = b"event: end\ndata: {}\n\n"
-DROPPED = b""  # a spectator too far behind: its feed is closed without an end, and its browser reconnects
-# Match feeds open at once: each holds a connection and, while its match is live, some of the
-# referee's time; beyond this a spectator is told to come back (503), so no crowd of them (or a
-# program opening feeds) can slow the matches down. One host may hold StreamLimits.max_feeds_per_host
-# of them (429 beyond), so no one client takes them all.
-MAX_FEEDS = 200
-FEED_CAP_WAIT_S = 1.0  # a host at its feed cap is told to come back after this (and cooled down meanwhile)
-MAX_BEHIND = 50  # updates a spectator's connection may fall behind its match's feed (15 s at PACE_S)
-
-
-class Framer:
-    """Updates as one feed sends them: the ruleset and the names (the header) only in the first
-    update of each game it sends; the page keeps them."""
-
-    def __init__(self) -> None:
-        self.started: set[int] = set()  # the games whose header was sent
-
-    def frame(self, update: WebUpdate) -> bytes:
-        first = update.game_number not in self.started
-        self.started.add(update.game_number)
-        return update.frame(first)
-
-
-def as_web(update: Update) -> WebUpdate:
-    """An update of a feed the page asked for as Encoding.WEB: JSON, live or ended."""
-    assert isinstance(update, WebUpdate), "the page asks for its updates as Encoding.WEB"
-    return update
-
-
-class Broadcast:
-    """A live match's feed for every spectator of it on the page: one :func:`watch_updates` (one
-    projection per change, folded when changes come faster than ``pace_s``; the view and the
-    board's frame of it, without the events), each update made JSON once, the same bytes written
-    to all. A spectator who joins first gets the latest update of each game so far, with its
-    header. Once the match has ended its games come from the renderer (server/replays.py) and new
-    spectators get a feed of their own."""
-
-    def __init__(self, page: WebPage, row: MatchRow) -> None:
-        self.page = page
-        self.row = row
-        self.framer = Framer()
-        self.latest: dict[int, WebUpdate] = {}  # game number -> its latest live update, for late joiners
-        self.spectators: set[asyncio.Queue[bytes | None]] = set()
-        self.task = asyncio.create_task(self._run(), name=f"web feed {row.id}")
-
-    def join(self) -> asyncio.Queue[bytes | None]:
-        queue: asyncio.Queue[bytes | None] = asyncio.Queue()
-        for update in self.latest.values():
-            queue.put_nowait(update.frame(True))
-        self.spectators.add(queue)
-        return queue
-
-    def leave(self, queue: asyncio.Queue[bytes | None]) -> None:
-        self.spectators.discard(queue)
-        if not self.spectators:  # nobody watches: stop projecting (or rendering)
-            self._detach()
-            self.task.cancel()
-
-    def _detach(self) -> None:
-        """No spectator joins this feed any more."""
-        if self.page.casts.get(self.row.id) is self:
-            del self.page.casts[self.row.id]
-
-    def _send(self, message: bytes | None) -> None:
-        for queue in list(self.spectators):
-            if message is not None and queue.qsize() >= MAX_BEHIND:
-                queue.put_nowait(DROPPED)
-                self.spectators.discard(queue)
-            else:
-                queue.put_nowait(message)
-
-    async def _run(self) -> None:
-        end: bytes | None = DROPPED  # stopped (the referee shuts down) or failed: the browsers reconnect
-        try:
-            async with contextlib.aclosing(watch_updates(self.page.arena, self.row, False, f"page {self.row.id}", Encoding.WEB,
-                                                         events=False, pace_s=self.page.pace_s)) as updates:
-                async for update in updates:
-                    data = as_web(update)
-                    if data.live:
-                        self.latest[data.game_number] = data
-                    else:  # the match has ended: its games are sent as they come, kept by no one
-                        self._detach()
-                        self.latest.clear()
-                    self._send(self.framer.frame(data))
-            end = None  # the feed's end
-        except Exception:  # a store error
-            log.exception("web feed failed", match_id=self.row.id)
-        finally:
-            self._detach()
-            self._send(end)
-
-
 def _error(status: type[web.HTTPException], message: str, retry_after_s: float | None = None) -> web.HTTPException:
     headers = HEADERS if retry_after_s is None else {**HEADERS, "Retry-After": str(math.ceil(retry_after_s))}
     return status(text=json.dumps({"error": message}), content_type="application/json", headers=headers)
-
-
-def web_host(remote: str | None) -> str:
-    """The page's caller named as gRPC names a Watch caller's host (server/logs.py ``peer_host``),
-    so that one host's feeds and Watch streams share their limits."""
-    if not remote:
-        return "unix:"
-    return f"ipv6:[{remote}]" if ":" in remote else f"ipv4:{remote}"
 
 
 def _match_summary(arena: Arena, row: MatchRow) -> dict[str, Any]:
@@ -344,7 +246,7 @@ class WebPage:
             if live:
                 cast = self.casts.get(row.id)
                 if cast is None:
-                    cast = self.casts[row.id] = Broadcast(self, row)
+                    cast = self.casts[row.id] = Broadcast(self.arena, row, self.pace_s, self.casts)
                 queue = cast.join()
                 try:
                     while (message := await queue.get()) is not None:
@@ -393,67 +295,6 @@ class WebPage:
         if file not in site.files or not path.is_relative_to(site.folder.resolve()) or not path.is_file():
             raise _error(web.HTTPNotFound, f"no such file in the report of {shown(name)}")
         return web.FileResponse(path)
-
-
-class CappedServer(web.Server):
-    """aiohttp's connection manager with a cap on connections, all together and per host: a
-    connection beyond, or from a host told to wait (429) whose wait is not over, is closed as soon
-    as it is accepted (before it is read), and said so in the log at most once per cap and host
-    every 10 s."""
-
-    def __init__(self, *args: Any, max_connections: int, max_per_host: int, cooldowns: Cooldowns, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.cooldowns = cooldowns  # the page's: a host in it is refused at accept
-        self.max_connections = max_connections
-        self.max_per_host = max_per_host
-        self.hosts: dict[web_protocol.RequestHandler, str] = {}  # each connection let in -> its host
-        self.per_host: dict[str, int] = {}
-        self.refusals = RateLimitedLog(log)
-
-    def connection_made(self, handler: web_protocol.RequestHandler, transport: Any) -> None:
-        peer = transport.get_extra_info("peername")
-        host = web_host(str(peer[0]) if isinstance(peer, tuple) else None)
-        if self.cooldowns.cooling(host):
-            self.refusals.warning(("web connection refused", host, "cooling"), "web connection refused: the host was "
-                                  "told to wait (429) and has not", host=host)
-            handler.force_close()
-            return
-        held = self.per_host.get(host, 0)
-        if len(self.hosts) >= self.max_connections or held >= self.max_per_host:
-            per_host = held >= self.max_per_host
-            key = ("web connection refused", host if per_host else "")
-            self.refusals.warning(key, "web connection refused: too many open", host=host,
-                                  cap="per host" if per_host else "all hosts",
-                                  limit=self.max_per_host if per_host else self.max_connections)
-            handler.force_close()  # closes the transport; the handler's task ends at once
-            return
-        self.hosts[handler] = host
-        self.per_host[host] = held + 1
-        super().connection_made(handler, transport)
-
-    def connection_lost(self, handler: web_protocol.RequestHandler, exc: BaseException | None = None) -> None:
-        host = self.hosts.pop(handler, None)
-        if host is not None:
-            left = self.per_host[host] - 1
-            if left:
-                self.per_host[host] = left
-            else:
-                del self.per_host[host]
-        super().connection_lost(handler, exc)
-
-
-class CappedRunner(web.AppRunner):
-    """An AppRunner whose server is a :class:`CappedServer`."""
-
-    def __init__(self, app: web.Application, *, max_connections: int, max_per_host: int, cooldowns: Cooldowns,
-                 **kwargs: Any) -> None:
-        super().__init__(app, **kwargs)
-        self.caps = {"max_connections": max_connections, "max_per_host": max_per_host, "cooldowns": cooldowns}
-
-    async def _make_server(self) -> web.Server:
-        server = await super()._make_server()
-        return CappedServer(server.request_handler, request_factory=server.request_factory,
-                            handler_cancellation=server.handler_cancellation, **self.caps, **server._kwargs)
 
 
 async def start_web(arena: Arena, host: str, port: int, board: LeagueBoard | None = None,

@@ -1,5 +1,5 @@
 /* Mizerka Arena: the board, one renderer of a game's state for the web page's match page
- * (server/web_assets/web.js) and the league report's replay pages (tournaments/report.py copies this
+ * (server/web/assets/web.js) and the league report's replay pages (tournaments/report.py copies this
  * file into every report). It draws a *frame* (server/frames.py): cards with their suits, each seat
  * with its tricks against its quota, the current trick and the tricks of the deal, the talon, the
  * score sheet; and it steps through a finished game's frames. A hand or a talon that is null is not

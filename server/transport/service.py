@@ -1,6 +1,6 @@
 """The gRPC service: Referee (Play, Watch) and Arena (admin), on grpc.aio.
 
-Play streams, their seats and their limits are in :mod:`server.streams`; the matches they play are
+Play streams, their seats and their limits are in :mod:`server.transport.streams`; the matches they play are
 run by :class:`server.arena.Arena`; here are the servicers, their checks and the server's start.
 """
 
@@ -28,10 +28,8 @@ from mizerka_proto import (
 )
 from server import protocol
 from server.arena import Arena
-from server.connections import ConnectionLimits
-from server.grpc_events import drain_notifications
 from server.logs import peer_host
-from server.records import STATUS, is_admin, match_to_proto, page
+from server.records import STATUS, match_to_proto, page
 from server.replays import ADMIN, Encoding
 from server.settings import StreamLimits
 from server.store import (
@@ -39,8 +37,11 @@ from server.store import (
     StoreError,
     shown,
 )
-from server.streams import MAX_MESSAGE_BYTES, play
-from server.tls import ServerTls
+from server.transport.auth import is_admin
+from server.transport.connections import ConnectionLimits
+from server.transport.grpc_events import drain_notifications
+from server.transport.streams import MAX_MESSAGE_BYTES, play
+from server.transport.tls import ServerTls
 from server.watch import watch_updates
 
 log = structlog.get_logger("service")
@@ -277,7 +278,7 @@ class ArenaService(arena_pb2_grpc.ArenaServicer):
 
 # ------------------------------------------------------------------------------------ server
 # gRPC core hands a new call to grpc.aio only when asked, one at a time, every few iterations of the
-# event loop (server.pacing keeps them short); calls arriving faster wait in its queue. Its defaults
+# event loop (server.transport.pacing keeps them short); calls arriving faster wait in its queue. Its defaults
 # would drop them: beyond 1,000 waiting at random, more the longer the queue, and all beyond 3,000
 # (the client gets INTERNAL "Internal error from Core"), and any that waited 30 s (CANCELLED). A
 # thousand matches' bots connecting at once must wait their turn instead (docs/protocol.md, "Many
@@ -321,7 +322,7 @@ SERVICE_NAMES = (
 
 def add_services(server: grpc.aio.Server, arena: Arena, admin_token: str, health: health_aio.HealthServicer) -> None:
     """Referee, Arena, health and reflection on ``server``: the port's, and each Unix socket's
-    (server/unix_peers.py)."""
+    (server/transport/unix_peers.py)."""
     add_referee(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)

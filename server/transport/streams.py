@@ -38,12 +38,12 @@ from mizerka_engine.game import ActionErrorCode
 from mizerka_proto import referee_pb2
 from server.database import DB_ERRORS, db_error_text
 from server.logs import RateLimitedLog, peer_host
-from server.pacing import Pacer
 from server.protocol import error_to_proto
 from server.referee.session import Disconnected
 from server.settings import StreamLimits
 from server.store import Bot, Store
 from server.text import printable, unprintable
+from server.transport.pacing import Pacer
 
 log = structlog.get_logger("service")
 
@@ -76,7 +76,7 @@ class StreamSeat:
                  hello_name: str = "", live_events: bool = False) -> None:
         """``version``, ``hello_name`` and ``live_events``: the stream's Hello."""
         self.context = context
-        self.pacer = pacer or Pacer()  # shared by every stream of a server (server.pacing)
+        self.pacer = pacer or Pacer()  # shared by every stream of a server (server.transport.pacing)
         self.bot = bot
         self.version: str | None = version  # typed as SeatPort's (its attributes are invariant)
         self.limits = limits or StreamLimits()

@@ -22,13 +22,13 @@ from server.store import FINISHED, StoreError
 from tournaments import progress
 from tournaments.config import League
 from tournaments.league_standings import load_results, settled
-from tournaments.leases import LeagueState, close, in_flight, submit
-from tournaments.leases import progress as game_counts
 from tournaments.progress import Report
 from tournaments.runner import fingerprint, name_variants
 from tournaments.schedule import match_group, schedule
 from tournaments.stats import Standings
 from tournaments.store import LeagueStore
+from tournaments.workers.leases import LeagueState, close, in_flight, submit
+from tournaments.workers.leases import progress as game_counts
 
 
 def prepare(store: LeagueStore, league: League, fresh: bool) -> str:

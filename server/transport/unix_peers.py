@@ -22,7 +22,7 @@ import grpc
 from grpc_health.v1.health import aio as health_aio
 
 from server.arena import Arena
-from server.service import SERVER_OPTIONS, add_services
+from server.transport.service import SERVER_OPTIONS, add_services
 
 
 class _Peer:

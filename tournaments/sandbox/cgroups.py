@@ -14,7 +14,7 @@ a delegated cgroup) shared memory is not bounded, and the runner says so. In its
 runner makes a group of its own, ``mizerka-runner-...``, locked (flock) for as long as it lives,
 with a cgroup per bot process in it. A runner killed with kill -9 leaves its group behind (its bots
 die with it): the next runner removes the groups nobody holds the lock on, as
-tournaments/socket_folders.py does for socket folders. On cgroup v2 a cgroup that holds processes
+tournaments/sandbox/socket_folders.py does for socket folders. On cgroup v2 a cgroup that holds processes
 cannot pass its controllers on: the runner first moves its cgroup's processes (itself, the referee
 it started) into a leaf, ``mizerka-leaf``.
 """
