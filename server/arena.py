@@ -20,7 +20,7 @@ import structlog
 from mizerka_engine.game import Game
 from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import FULL, project_events
-from server import matchlog, protocol
+from server.codec import matchlog, protocol
 from server.metrics import RefereeTally
 from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
 from server.replays import Replays
@@ -222,7 +222,7 @@ class Arena:
 def record_to_store(record: GameRecord, bot_ids: Sequence[str | None] = ()) -> dict[str, Any]:
     """A finished game as a games-table row: the match log's lines of the FULL log with each turn's
     metadata, its deals' results as the log's result lines say them, and the log's header
-    (server/matchlog.py, docs/match-log.md)."""
+    (server/codec/matchlog.py, docs/match-log.md)."""
     game = record.game
     rules = game.rules
     return {

@@ -14,7 +14,7 @@ displays it and composes no contract text of its own. Frames are made from the g
 a page is drawn, so a game stored before labels existed gets them too.
 
 A frame's ``act`` (the action it shows) is the action's match log line and a deal's ``result`` the
-log's result form (:mod:`server.matchlog`), each with its ``label``: the pages read the log's names.
+log's result form (:mod:`server.codec.matchlog`), each with its ``label``: the pages read the log's names.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ from mizerka_engine.events import (
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import FULL, View, project
-from server import matchlog
+from server.codec import matchlog
+from server.codec.protocol import result_to_proto
+from server.codec.wire_events import event_to_proto
 from server.logverify import logged_action
-from server.protocol import result_to_proto
-from server.wire_events import event_to_proto
 
 BOARD_ASSETS = Path(__file__).parent / "web" / "assets"
 BOARD_FILES = ("board.js", "board.css")  # the renderer, in the web page's assets and copied into every report
@@ -52,7 +52,7 @@ class FramesError(RuntimeError):
 
 
 def _act_json(rules: Ruleset, entry: ActionEvent) -> dict[str, Any]:
-    """An action for the page: its match log line (server/matchlog.py) with the text the page shows
+    """An action for the page: its match log line (server/codec/matchlog.py) with the text the page shows
     for an announcement, ``label``."""
     msg = event_to_proto(entry)
     assert msg is not None  # every action has its wire Event
@@ -72,7 +72,7 @@ def _major_label(contract: str | None) -> str | None:
 
 def _result_json(rules: Ruleset, r: DealResult, totals: Sequence[int]) -> dict[str, Any]:
     """A deal result for the page (``totals``: the game's after it): its match log form
-    (server/matchlog.py) with the text the page shows, ``label``."""
+    (server/codec/matchlog.py) with the text the page shows, ``label``."""
     return matchlog.result_line(result_to_proto(r, totals), rules) | {"label": contract_text(r.contract, r.major, r.trump, rules)}
 
 

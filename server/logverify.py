@@ -5,7 +5,7 @@ from the logged deals and actions alone, and every derived event (settled contra
 winner, deal result, game end) must come out the same.
 
 - :func:`replay_log`: rebuild a stored game (Watch uses it); raises :class:`ReplayError`.
-- :func:`verify_game`: verify one game of a match log (server/matchlog.py, docs/match-log.md) line
+- :func:`verify_game`: verify one game of a match log (server/codec/matchlog.py, docs/match-log.md) line
   by line -- its deals against its seed, every action against the rules, every derived line, the end
   line's totals, ranks and fault counts -- raising :class:`Divergence` with the first line that does
   not follow. Callbacks see the game just before and after each recorded action.
@@ -36,8 +36,8 @@ from mizerka_engine.events import (
 )
 from mizerka_engine.game import Game, IllegalAction, Phase, ranks
 from mizerka_engine.rules import Ruleset
+from server.codec.matchlog import GameLog, LogLine
 from server.describe import cards_text, deal_name, describe, pending_text, signed
-from server.matchlog import GameLog, LogLine
 from server.policies import DefaultReason
 from server.text import counted
 

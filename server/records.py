@@ -20,7 +20,7 @@ from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, project, project_events
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2
-from server import matchlog, protocol, wire_events
+from server.codec import matchlog, protocol, wire_events
 from server.logverify import replay_log
 from server.settings import ClockSettings
 from server.store import ABORTED, FINISHED, PENDING, RUNNING, MatchRow, Store, StoreError

@@ -1,7 +1,7 @@
 """Configuration types: what a referee, a match or a league is set up with.
 
 They live apart from the code that enforces them, and import nothing of it, so that the wire layer
-(:mod:`server.protocol`), the service, the CLI and league files can name a clock without importing
+(:mod:`server.codec.protocol`), the service, the CLI and league files can name a clock without importing
 the referee (which itself imports the wire layer).
 """
 

@@ -74,9 +74,9 @@ games = sa.Table(
     sa.Column("ranks", sa.JSON, nullable=False),
     sa.Column("seats", sa.JSON, nullable=False),  # per-seat fault records
     sa.Column("deals", sa.JSON, nullable=False),  # the deal results, as the match log's result lines say them
-    sa.Column("log", sa.JSON, nullable=False),  # the match log's entry lines (server/matchlog.py), action lines with turn metadata
+    sa.Column("log", sa.JSON, nullable=False),  # the match log's entry lines (server/codec/matchlog.py), action lines with turn metadata
     sa.Column("finished_at", sa.Float, nullable=False),
-    sa.Column("header", sa.JSON),  # the match log's header line (server/matchlog.py); NULL for older rows
+    sa.Column("header", sa.JSON),  # the match log's header line (server/codec/matchlog.py); NULL for older rows
 )
 
 PENDING, RUNNING, FINISHED, ABORTED = "PENDING", "RUNNING", "FINISHED", "ABORTED"

@@ -19,7 +19,7 @@ from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset, load_ruleset
 from mizerka_engine.views import SPECTATOR, View, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server import protocol, wire_events
+from server.codec import protocol, wire_events
 from server.frames import live_frame, scoresheet
 from server.records import finished_games
 from server.replays import Encoding, Rendered, Replays
@@ -85,7 +85,7 @@ class Changes:
 
 class SpectatorFeed:
     """A live match's spectator updates, shared by all its watchers: each state of a game is
-    projected once (:func:`project`, :func:`~server.protocol.view_to_proto`), each event encoded
+    projected once (:func:`project`, :func:`~server.codec.protocol.view_to_proto`), each event encoded
     once and each update built once, however many streams watch it. A watcher keeps only how many
     of a game's events it has had. At most ``KEEP_GAMES`` games are kept (watchers are owed two);
     an older one asked for again is projected afresh, which gives the same events in the same order."""

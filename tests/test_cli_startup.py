@@ -61,7 +61,7 @@ def test_rules_run_imports_the_engine_not_the_referee(tmp_path: Path) -> None:
 
 def test_replay_of_a_log_file_imports_no_store_nor_network(tmp_path: Path) -> None:
     """A log file is verified by the engine alone, its lines read through the wire's message stubs
-    (a line is the JSON form of a wire event, server/matchlog.py): no SQLAlchemy (a match id's
+    (a line is the JSON form of a wire event, server/codec/matchlog.py): no SQLAlchemy (a match id's
     store), no gRPC nor structlog (the referee's), no statistics; nor what only --seat needs (the
     bot SDK) or --text (rich's score sheet)."""
     log = tmp_path / "match.jsonl"

@@ -24,7 +24,7 @@ from mizerka_engine import Choose, Game, Phase, load_ruleset, seeded_deal
 from mizerka_engine.cards import mask_cards
 from mizerka_engine.resample import resample
 from mizerka_engine.views import project
-from server import protocol
+from server.codec import protocol
 from server.policies import random_action
 from tournaments.selfplay import compare, play_game
 

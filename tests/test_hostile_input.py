@@ -34,8 +34,8 @@ from mizerka.bots import HeuristicBot, RandomBot
 from mizerka.stdio import LineError, Translator, action_from_line
 from mizerka.stdio.program import LINE_LIMIT, UNREAD_LIMIT, LineReader, LineTooLong
 from mizerka_engine.rules import load_ruleset
-from server import matchlog
 from server.arena import record_to_store
+from server.codec import matchlog
 from server.logverify import Divergence, verify_game
 from server.referee.offline import play, seat_messages
 from server.scoresheet import render_scoresheet

@@ -26,17 +26,17 @@ from mizerka_engine.game import Game, ranks
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, project_events
 from mizerka_proto import arena_pb2, referee_pb2
-from server import matchlog
 from server.arena import record_to_store
+from server.codec import matchlog
+from server.codec.protocol import result_to_proto
+from server.codec.wire_events import event_to_proto
 from server.logverify import verify_game
 from server.policies import random_action
-from server.protocol import result_to_proto
 from server.records import finished_games, finished_update, match_to_proto, replay_stored
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.settings import ClockSettings
 from server.store import FINISHED, Store
-from server.wire_events import event_to_proto
 from tournaments.cli import app
 
 from harness import ROOT

@@ -1,4 +1,4 @@
-"""The wire contract (proto/mizerka/v1) and its one converter (server/protocol.py).
+"""The wire contract (proto/mizerka/v1) and its one converter (server/codec/protocol.py).
 
 - actions round-trip engine -> wire -> bytes -> wire -> engine, and junk is MALFORMED;
 - whole random games of every preset run through the wire (every action travels as an Action),
@@ -52,8 +52,8 @@ from mizerka_engine.game import (
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server import protocol as P
-from server import wire_events as W
+from server.codec import protocol as P
+from server.codec import wire_events as W
 from server.policies import DefaultReason, random_action
 from server.referee.offline import play
 from server.settings import ClockSettings
@@ -237,7 +237,7 @@ def test_every_action_error_code_is_in_the_proto_enum_and_back() -> None:
         assert err.code == code.value and referee_pb2.ActionErrorCode.Name(err.error_code) == "ACTION_ERROR_CODE_" + code
     root = Path(__file__).resolve().parents[1] / "server"
     builders = sorted(str(f.relative_to(root)) for f in root.rglob("*.py") if "ActionError(" in f.read_text())
-    assert builders == ["protocol.py"]
+    assert builders == ["codec/protocol.py"]
 
 
 def test_a_bot_built_before_error_code_reads_the_code_as_text() -> None:

@@ -27,7 +27,7 @@ from mizerka_engine.events import ACTION_EVENTS, ContractAnnounced, Dealt, Trick
 from mizerka_engine.game import Game, Phase, Play
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import FULL, project_events
-from server import matchlog
+from server.codec import matchlog
 from server.logverify import replay_log
 from server.policies import random_action
 from server.store import Store

@@ -25,7 +25,7 @@ from mizerka_engine.game import Game, default_action
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2, referee_pb2_grpc
-from server import protocol
+from server.codec import protocol
 
 GOOD = "tok-good"
 HANG = 30  # seconds: a bound against hangs, never a timing assertion

@@ -1,4 +1,4 @@
-"""The SeatView the referee keeps for each seat (server/wire_events.py SeatViewKeeper) is the view the
+"""The SeatView the referee keeps for each seat (server/codec/wire_events.py SeatViewKeeper) is the view the
 one projection gives: for random full games of every preset, after every action, each seat's kept
 message equals ``view_to_proto(project(game, seat))`` -- fed after every action or only now and then
 (several actions, whole deals at once), as the referee feeds a seat only when it asks it."""
@@ -14,9 +14,9 @@ from mizerka_engine.actions import Play
 from mizerka_engine.game import Game, Phase
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import project, project_events
-from server import protocol as P
+from server.codec import protocol as P
+from server.codec.wire_events import SeatViewKeeper
 from server.policies import random_action
-from server.wire_events import SeatViewKeeper
 
 NAMES = ["north-bot", "east-bot", "south-bot", "west-bot"]
 GAMES = [(p, {}) for p in PRESETS] + [

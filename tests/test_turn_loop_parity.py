@@ -15,8 +15,8 @@ import pytest
 
 from mizerka_engine.rules import load_ruleset
 from mizerka_proto import game_pb2, referee_pb2
-from server import matchlog
 from server.arena import record_to_store
+from server.codec import matchlog
 from server.referee.match import GameRunner
 from server.referee.offline import play, refeed, seat_messages
 from server.referee.session import Disconnected

@@ -15,11 +15,11 @@ from mizerka_engine.rules import load_ruleset
 from mizerka_engine.views import SPECTATOR, project_events
 from mizerka_proto import events_pb2, referee_pb2, referee_pb2_grpc
 from server.arena import Arena
+from server.codec.wire_events import EventEncoder
 from server.records import replay_stored
 from server.settings import ClockSettings, StreamLimits
 from server.store import Store
 from server.transport.service import start_server
-from server.wire_events import EventEncoder
 
 from harness import ADMIN, first_legal
 

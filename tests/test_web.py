@@ -33,12 +33,11 @@ from mizerka_engine.game import Game
 from mizerka_engine.rules import PRESETS, Ruleset, load_ruleset
 from mizerka_engine.views import FULL, SPECTATOR, cards_in, project, project_events
 from mizerka_proto import arena_pb2, game_pb2, referee_pb2
-from server import protocol, wire_events
+from server.codec import proto_json, protocol, wire_events
 from server.frames import game_frames, live_frame
 from server.logverify import logged_action
 from server.records import replay_stored
 from server.store import Store
-from server.web import updates as web_json
 from server.web.feed import Framer
 from server.web.updates import web_update
 
@@ -542,7 +541,7 @@ def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
                         deals=wire_events.deal_records_from_events(events) if audience == FULL else [])
                     expected = json_format.MessageToDict(update, always_print_fields_with_no_presence=True,
                                                          preserving_proto_field_name=True)
-                    assert web_json.to_dict(update) == expected
+                    assert proto_json.to_dict(update) == expected
                     shared = referee_pb2.WatchUpdate()
                     shared.CopyFrom(update)
                     sent = json.loads(framer.frame(web_update(update)).decode().split("data: ", 1)[1])

@@ -12,7 +12,7 @@ from google.protobuf import struct_pb2
 
 from mizerka.connection import Connection
 from mizerka_proto import arena_pb2, arena_pb2_grpc
-from server.protocol import clock_to_proto
+from server.codec.protocol import clock_to_proto
 from server.settings import ClockSettings
 
 RETRYABLE = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED, grpc.StatusCode.CANCELLED)

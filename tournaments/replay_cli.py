@@ -19,11 +19,11 @@ import typer
 
 from mizerka_engine.events import ACTION_EVENTS, GameOver
 from mizerka_engine.views import FULL, project_events
-from server import matchlog
+from server.codec import matchlog
+from server.codec.matchlog import GameLog
 from server.commands import usage_error
 from server.describe import EventText
 from server.logverify import Divergence, Verified, verify_game
-from server.matchlog import GameLog
 from server.text import printable
 from tournaments.match_options import DEFAULT_DB, DbOption, LeagueOption, source
 

@@ -16,15 +16,15 @@ from mizerka import stdio
 from mizerka_engine.events import contract_text
 from mizerka_engine.rules import Ruleset
 from mizerka_proto import events_pb2, referee_pb2
+from server.codec.matchlog import GameLog
+from server.codec.protocol import action_from_proto, default_reason_from_proto, suit_from_text
+from server.codec.wire_events import event_from_proto
 from server.commands import usage_error
 from server.describe import EventText, default_text, describe_action, signed, strike_text
 from server.logverify import Divergence
-from server.matchlog import GameLog
 from server.policies import DefaultReason
-from server.protocol import action_from_proto, default_reason_from_proto, suit_from_text
 from server.referee.offline import SeatMessage, refeed, seat_messages
 from server.text import printable
-from server.wire_events import event_from_proto
 from tournaments.local_bots import BotSpecError, ProgramFault, make_seat
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server import matchlog
+from server.codec import matchlog
 from server.commands import usage_error
 from server.store import FINISHED
 from tournaments.config import LeagueError, load_league

@@ -24,10 +24,10 @@ from typing import Protocol
 from mizerka_engine.game import Action, Choose, Exchange
 from mizerka_engine.rules import Ruleset
 from mizerka_proto import referee_pb2
-from server import protocol
+from server.codec import protocol
+from server.codec.matchlog import GameLog
 from server.describe import describe_action
 from server.logverify import Divergence, Step, logged_action, verify_game
-from server.matchlog import GameLog
 from server.policies import DefaultReason
 from server.referee.session import Disconnected, GameRecord, GameSession, Outgoing, SeatInfo
 from server.settings import ClockSettings

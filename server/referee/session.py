@@ -22,7 +22,7 @@ from mizerka_engine.game import ActionErrorCode, Decision, Game, IllegalAction, 
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server import protocol, wire_events
+from server.codec import protocol, wire_events
 from server.policies import DefaultReason
 from server.referee.clock import SeatClock
 from server.settings import ClockSettings

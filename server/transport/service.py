@@ -26,8 +26,8 @@ from mizerka_proto import (
     referee_pb2,
     referee_pb2_grpc,
 )
-from server import protocol
 from server.arena import Arena
+from server.codec import protocol
 from server.logs import peer_host
 from server.records import STATUS, match_to_proto, page
 from server.replays import ADMIN, Encoding

@@ -3,7 +3,7 @@ the seat winning the trick in progress so far), the tricks each seat won, its re
 
 :func:`deal_step` is a pure reducer (state + event -> state). The views
 (:func:`mizerka_engine.views.project`), the referee's kept seat views and the deal records of
-finished matches (server/wire_events.py) all fold events with it, so that no second walk over the
+finished matches (server/codec/wire_events.py) all fold events with it, so that no second walk over the
 log rebuilds tricks or decides who won them. It records what the events it is given hold: folded
 from a seat's projected events a deal holds what that seat may know (no cards in its ``Dealt``,
 none in another seat's ``Exchanged``), folded from the full log everything.

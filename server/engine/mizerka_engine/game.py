@@ -101,7 +101,7 @@ class ActionErrorCode(StrEnum):
     NOT_YOUR_TURN = "NOT_YOUR_TURN"
     # the referee's only
     STALE_TURN = "STALE_TURN"  # an Action for a turn that is not pending
-    MALFORMED = "MALFORMED"  # not an action at all (server.protocol.ProtocolError)
+    MALFORMED = "MALFORMED"  # not an action at all (server.codec.protocol.ProtocolError)
     NOT_EXPECTED = "NOT_EXPECTED"  # nothing of the seat's is pending, or a second Hello
     # the engine's only: the referee asks only while a deal is on, and decodes only actions
     DEAL_OVER = "DEAL_OVER"

@@ -8,7 +8,7 @@ Create Date: 2026-12-04
 Before, the games table kept a log of its own form: entries keyed ``"kind"``, a deal's result nested
 under ``"result"``, no turn metadata on the action entries of games stored before the referee
 recorded it, and deals without their running totals; ``mizerka match export`` converted each entry
-as it wrote the file. Now the stored entries are the file's lines (server/matchlog.py), so this
+as it wrote the file. Now the stored entries are the file's lines (server/codec/matchlog.py), so this
 revision does that conversion once, exactly as the export did: ``"type"`` first, a result's fields
 flattened where ``"result"`` was, null ``turn``/``ms``/``default`` on an action line without them;
 each deal gets the game's totals after it. A game's export is byte for byte what it was. Entries

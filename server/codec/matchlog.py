@@ -8,7 +8,7 @@ is the stored header, the stored lines and an end line, with no conversion.
 
 The proto is the schema: a line is the JSON form of a wire Event (:func:`line_from_event`, and back
 with :func:`event_from_line`), and engine events reach and leave the wire only through
-:mod:`server.wire_events` (:func:`log_lines` and :func:`entry_from_line` compose the two). The
+:mod:`server.codec.wire_events` (:func:`log_lines` and :func:`entry_from_line` compose the two). The
 mapping from the proto's field names to the log's keys lives in that one pair of functions.
 :func:`parse_match_log` reads a file back, strictly: a line that is not what the format says raises
 :class:`MatchLogError` naming the line.
@@ -30,10 +30,10 @@ from typing import Any
 from mizerka_engine.events import ACTION_EVENTS, EVENT_TYPES, Dealt, Event, Exchanged, GameOver, contract_label
 from mizerka_engine.rules import RulesError, Ruleset, load_ruleset
 from mizerka_proto import events_pb2, game_pb2
+from server.codec.protocol import ProtocolError
+from server.codec.wire_events import contract_name, event_from_proto, event_to_proto
 from server.policies import DefaultReason
-from server.protocol import ProtocolError
 from server.settings import ClockSettings
-from server.wire_events import contract_name, event_from_proto, event_to_proto
 
 FORMAT = "mizerka-match-log"
 VERSION = 1
@@ -214,7 +214,7 @@ def log_lines(events: Iterable[Event], rules: Ruleset, turns: Iterable[Any] = ()
 
 def entry_from_line(line: Mapping[str, Any], rules: Ruleset) -> Event:
     """The engine event of an entry line (of a file or the games table): :func:`event_from_line`,
-    then :func:`~server.wire_events.event_from_proto`; an ``over`` line (:func:`over_line`) directly.
+    then :func:`~server.codec.wire_events.event_from_proto`; an ``over`` line (:func:`over_line`) directly.
     Raises as those do, and ProtocolError for what is no card, suit or contract of ``rules``."""
     if line["type"] == "over":
         return GameOver(tuple(line["totals"]))

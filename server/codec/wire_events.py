@@ -4,7 +4,7 @@
 :func:`result_from_proto`), and the full deal records of a finished match
 (:func:`deal_records_from_events`).
 
-Like :mod:`server.protocol`, it only re-encodes what :func:`~mizerka_engine.views.project_events`
+Like :mod:`server.codec.protocol`, it only re-encodes what :func:`~mizerka_engine.views.project_events`
 projected, so it cannot disclose what the projection hides.
 """
 
@@ -36,7 +36,7 @@ from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
 from mizerka_engine.views import contract_quotas, deal_state, glance, project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
-from server.protocol import (
+from server.codec.protocol import (
     PHASE,
     TRUMP_TEXT,
     ProtocolError,
@@ -170,7 +170,7 @@ class SeatViewKeeper:
     """One seat's SeatView, kept up to date from the seat's projected events rather than rebuilt.
 
     Every DecisionRequest carries the seat's whole view, and rebuilding it (:func:`project` and
-    :func:`~server.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
+    :func:`~server.codec.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
     keeper applies what :func:`~mizerka_engine.views.project_events` gave the seat (fed to
     :meth:`feed` in order, none left out), folded with :func:`~mizerka_engine.fold.deal_step` as
     the views fold them (the trick in progress, the seat winning it so far, the tricks each seat
@@ -303,7 +303,7 @@ class SeatViewKeeper:
 
 def contract_name(rules: Ruleset, label: str, major: bool) -> str:
     """The ruleset's contract a wire label stands for: the one whose label (contract_label) it is
-    (the match log writes the name, server/matchlog.py)."""
+    (the match log writes the name, server/codec/matchlog.py)."""
     for c in rules.contracts:
         if contract_label(c.name, major) == label:
             return c.name

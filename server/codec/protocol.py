@@ -1,6 +1,6 @@
 """Conversions between the engine and the wire (``proto/mizerka/v1``, ``mizerka_proto``): views,
 decisions, actions, rulesets, results, clocks and the referee's own messages. Events and full deal
-records are :mod:`server.wire_events`; the two modules are the only places that do this.
+records are :mod:`server.codec.wire_events`; the two modules are the only places that do this.
 
 Everything a player, spectator or log reader receives is first projected by :mod:`mizerka_engine.views`
 (:func:`~mizerka_engine.views.project`, :func:`~mizerka_engine.views.project_events`); this module only
@@ -437,7 +437,7 @@ def decision_to_proto(
     SeatView. ``rules``, when given, fills DecisionRequest.ruleset. ``out``: an empty request to
     fill, e.g. a RefereeMessage's own (wrapping a finished request would copy it). ``extra``: more
     of the request as wire bytes, merged in (:func:`ruleset_request_bytes`, the events of
-    :meth:`server.wire_events.EventEncoder.request_bytes`).
+    :meth:`server.codec.wire_events.EventEncoder.request_bytes`).
     """
     kind = decision.kind
     req = _DecisionRequest() if out is None else out
