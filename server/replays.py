@@ -33,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from mizerka_engine.views import SPECTATOR, project
+from server.codec.protocol import results_to_proto, view_to_proto
 from server.frames import game_frames, live_frame, scoresheet
 from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
@@ -91,8 +92,8 @@ def render_in_worker(job: Job) -> Rendered | None:
     update = finished_update(_store, job.game, replayed)
     if job.encoding is Encoding.PROTO:
         return update.SerializeToString()
-    board = {"frames": game_frames(replayed)} if job.game.full else {"frame": live_frame(replayed.rules, project(replayed, SPECTATOR))}
-    return web_update(update, board | {"scoresheet": scoresheet(replayed.rules, replayed.results, replayed.totals)})
+    board = {"frames": game_frames(replayed)} if job.game.full else {"frame": live_frame(replayed.rules, view_to_proto(project(replayed, SPECTATOR)))}
+    return web_update(update, board | {"scoresheet": scoresheet(replayed.rules, results_to_proto(replayed.results), replayed.totals)})
 
 
 # ------------------------------------------------------------------------------ in the referee

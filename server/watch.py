@@ -129,7 +129,7 @@ class SpectatorFeed:
 
     def _web(self, update: referee_pb2.WatchUpdate, view: View | None) -> WebUpdate:
         assert view is not None, "projected before"
-        extra = {"frame": live_frame(self.rules, view), "scoresheet": scoresheet(self.rules, view.results, view.totals)}
+        extra = {"frame": live_frame(self.rules, update.view), "scoresheet": scoresheet(self.rules, update.view.results, view.totals)}
         return web_update(update, extra, live=True)
 
     def _feed(self, index: int, game: Game) -> _GameFeed:

@@ -127,7 +127,7 @@ def _spectator_states(store: Store, match_id: str, names: list[str]) -> dict[byt
     def note() -> None:
         view = project(game, SPECTATOR)
         key = protocol.view_to_proto(view, names).SerializeToString(deterministic=True)
-        states[key] = SpectatorState(cards_in(view) | allowed_event_cards(game, SPECTATOR), json.loads(json.dumps(live_frame(rules, view))))
+        states[key] = SpectatorState(cards_in(view) | allowed_event_cards(game, SPECTATOR), json.loads(json.dumps(live_frame(rules, protocol.view_to_proto(view)))))
 
     note()
     for event in full.log:

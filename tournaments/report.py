@@ -31,6 +31,7 @@ from openskill.models import PlackettLuce
 
 from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset, load_ruleset
+from server.codec.protocol import results_to_proto
 from server.frames import BOARD_ASSETS, BOARD_FILES, game_frames, scoresheet
 from server.records import replay_game
 from server.store import ABORTED, FINISHED, RUNNING, Store, matches
@@ -325,5 +326,5 @@ def game_page_data(game: Game, names: list[str]) -> dict[str, Any]:
     """What a game's replay page draws of the game itself: its every step (server/frames.py) and
     its score sheet, between seats ``names``."""
     return {"seed": str(game.seed), "preset": game.rules.preset, "rules": game.rules.describe(), "names": names,
-            "totals": list(game.totals), "scoresheet": scoresheet(game.rules, game.results, game.totals),
+            "totals": list(game.totals), "scoresheet": scoresheet(game.rules, results_to_proto(game.results), game.totals),
             "frames": game_frames(game)}
