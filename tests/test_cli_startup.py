@@ -40,15 +40,15 @@ def loaded(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 
 def test_help_imports_no_command() -> None:
     modules = imported("mizerka", "--help")
-    assert not loaded(modules, (*HEAVY, "mizerka_engine", "mizerka_proto", "google", "tournaments.league_cli",
-                                "tournaments.replay_cli", "server.serve_cli", "server.rules_cli")), modules
+    assert not loaded(modules, (*HEAVY, "mizerka_engine", "mizerka_proto", "google", "tournaments.commands.league",
+                                "tournaments.commands.replay", "server.serve_cli", "server.rules_cli")), modules
 
 
 @pytest.mark.parametrize("command", ["rules", "replay", "match", "league", "serve"])
 def test_a_commands_help_loads_that_command_alone(command: str) -> None:
     modules = imported("mizerka", command, "--help")
-    others = {"rules": "server.rules_cli", "serve": "server.serve_cli", "league": "tournaments.league_cli",
-              "replay": "tournaments.replay_cli", "match": "tournaments.match_cli"}
+    others = {"rules": "server.rules_cli", "serve": "server.serve_cli", "league": "tournaments.commands.league",
+              "replay": "tournaments.commands.replay", "match": "tournaments.commands.match"}
     assert not loaded(modules, tuple(m for c, m in others.items() if m != others[command])), modules
 
 
@@ -67,23 +67,23 @@ def test_replay_of_a_log_file_imports_no_store_nor_network(tmp_path: Path) -> No
     log = tmp_path / "match.jsonl"
     log.write_text(json.dumps({"type": "nothing"}) + "\n")  # a usage error, after the command has loaded
     replay = imported("mizerka", "replay", str(log))
-    assert "tournaments.replay_cli" in replay and "mizerka_engine" in replay
+    assert "tournaments.commands.replay" in replay and "mizerka_engine" in replay
     assert "mizerka_proto.events_pb2" in replay
-    assert not loaded(replay, (*HEAVY, "mizerka", "rich", "tournaments.seat_replay",
-                               "tournaments.stored_matches", "tournaments.config")), replay
+    assert not loaded(replay, (*HEAVY, "mizerka", "rich", "tournaments.commands.seat_replay",
+                               "tournaments.commands.stored_matches", "tournaments.config")), replay
 
 
 def test_match_list_imports_the_store_without_alembic_nor_statistics(tmp_path: Path) -> None:
     """SQLAlchemy reads the database; Alembic loads only to upgrade an older one, so a database at
     the newest revision (the one `match list` makes here first) opens without it. Nor the engine:
-    the league files and the match log's format (tournaments.stored_matches) are export's."""
+    the league files and the match log's format (tournaments.commands.stored_matches) are export's."""
     db = str(tmp_path / "arena.sqlite")
     first = subprocess.run([str(BIN / "mizerka"), "match", "list", "--db", db], capture_output=True, text=True, timeout=60)
     assert first.returncode == 2 and "no database at" in first.stderr, first.stderr  # nothing made for a typo
     LeagueStore(db).close()
     listing = imported("mizerka", "match", "list", "--db", db)
-    assert "tournaments.match_cli" in listing and "sqlalchemy" in listing and "tournaments.replay_cli" not in listing
-    assert not loaded(listing, (*(m for m in HEAVY if m != "sqlalchemy"), "mizerka_engine", "tournaments.stored_matches")), listing
+    assert "tournaments.commands.match" in listing and "sqlalchemy" in listing and "tournaments.commands.replay" not in listing
+    assert not loaded(listing, (*(m for m in HEAVY if m != "sqlalchemy"), "mizerka_engine", "tournaments.commands.stored_matches")), listing
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic", "expert"])

@@ -39,9 +39,9 @@ from server.codec import matchlog
 from server.logverify import Divergence, verify_game
 from server.referee.offline import play, seat_messages
 from server.scoresheet import render_scoresheet
+from tournaments.commands.replay import game_text
+from tournaments.commands.seat_replay import seat_json, seat_text
 from tournaments.local_bots import SdkSeat
-from tournaments.replay_cli import game_text
-from tournaments.seat_replay import seat_json, seat_text
 
 from harness import BIN, referee
 

@@ -26,11 +26,11 @@ LAZY_LOADERS = {ROOT / "server" / "cli.py", ROOT / "tournaments" / "cli.py",
 # Functions elsewhere that import on a path most runs never take, for start-up time alone, with why.
 DEFERRED = {
     (ROOT / "server" / "database.py", "migrate"): "Alembic, only for a database that is not at the newest revision",
-    (ROOT / "tournaments" / "match_options.py", "source"): "the league file and the store (SQLAlchemy), only for --league: a log file needs neither",
-    (ROOT / "tournaments" / "replay_cli.py", "load_games"): "the store (SQLAlchemy), only for a match id: a log file needs none",
-    (ROOT / "tournaments" / "replay_cli.py", "_print_scoresheet"): "rich and the score sheet, only for --text: verifying a log needs neither",
-    (ROOT / "tournaments" / "replay_cli.py", "replay_command"): "the wire (protocol buffers) and the bot SDK, only for --seat: verifying a log needs neither",
-    (ROOT / "tournaments" / "match_cli.py", "match_export"): "the league files and the match log's format (the engine), only to export: `match list` reads the store alone",
+    (ROOT / "tournaments" / "commands" / "match_options.py", "source"): "the league file and the store (SQLAlchemy), only for --league: a log file needs neither",
+    (ROOT / "tournaments" / "commands" / "replay.py", "load_games"): "the store (SQLAlchemy), only for a match id: a log file needs none",
+    (ROOT / "tournaments" / "commands" / "replay.py", "_print_scoresheet"): "rich and the score sheet, only for --text: verifying a log needs neither",
+    (ROOT / "tournaments" / "commands" / "replay.py", "replay_command"): "the wire (protocol buffers) and the bot SDK, only for --seat: verifying a log needs neither",
+    (ROOT / "tournaments" / "commands" / "match.py", "match_export"): "the league files and the match log's format (the engine), only to export: `match list` reads the store alone",
 }
 
 

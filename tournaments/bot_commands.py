@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mizerka.stdio.cli import program_command
+from tournaments.commands.sandbox import sandboxed_command
 from tournaments.config import BotSpec, League, LeagueError
 from tournaments.runner import bot_env
-from tournaments.sandbox_cli import sandboxed_command
 
 SDK_PROGRAM = "mizerka-bot"  # the SDK's command: `mizerka-bot stdio [options] -- PROG` runs PROG
 ARENA_PROGRAM = "mizerka"  # the arena's: `mizerka bot stdio|sandbox [options] -- PROG` runs PROG

@@ -25,37 +25,37 @@ def _serve(ctx: typer.Context) -> typer.Typer:
 
 
 def _league(ctx: typer.Context) -> typer.Typer:
-    from tournaments.league_cli import league_app
+    from tournaments.commands.league import league_app
     return league_app
 
 
 def _worker(ctx: typer.Context) -> typer.Typer:
-    from tournaments.league_cli import worker_app
+    from tournaments.commands.league import worker_app
     return worker_app
 
 
 def _report(ctx: typer.Context) -> typer.Typer:
-    from tournaments.league_cli import report_app
+    from tournaments.commands.league import report_app
     return report_app
 
 
 def _match(ctx: typer.Context) -> typer.Typer:
-    from tournaments.match_cli import match_app
+    from tournaments.commands.match import match_app
     return match_app
 
 
 def _replay(ctx: typer.Context) -> typer.Typer:
-    from tournaments.replay_cli import replay_app
+    from tournaments.commands.replay import replay_app
     return replay_app
 
 
 def _rerun(ctx: typer.Context) -> typer.Typer:
-    from tournaments.rerun_cli import rerun_app
+    from tournaments.commands.rerun import rerun_app
     return rerun_app
 
 
 def _bot(ctx: typer.Context) -> typer.Typer:
-    from tournaments.bot_cli import bot_app
+    from tournaments.commands.bot import bot_app
     return bot_app
 
 

@@ -1,6 +1,6 @@
 """The stdio line protocol's codec: proto messages to JSON lines for the program, answer lines to
 Actions. Pure functions, no I/O and no state: the conversation's state (which turn is pending) is
-kept by :mod:`mizerka.stdio.translate`, and the match-log tools (tournaments/replay_cli.py) render logs
+kept by :mod:`mizerka.stdio.translate`, and the match-log tools (tournaments/commands/replay.py) render logs
 with these functions. Specified in docs/stdio-protocol.md.
 """
 

@@ -1,6 +1,6 @@
 """``mizerka match list|export``: the matches of a database, and their games as match logs
-(docs/match-log.md). ``match list`` reads the store alone (tournaments.match_store); the league
-files and the log's format, which load the engine, are tournaments.stored_matches', loaded to export."""
+(docs/match-log.md). ``match list`` reads the store alone (tournaments.commands.match_store); the league
+files and the log's format, which load the engine, are tournaments.commands.stored_matches', loaded to export."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Annotated
 import typer
 
 from server.text import printable
-from tournaments.match_options import DEFAULT_DB, DbOption, LeagueOption, source
-from tournaments.match_store import open_store
+from tournaments.commands.match_options import DEFAULT_DB, DbOption, LeagueOption, source
+from tournaments.commands.match_store import open_store
 
 match_app = typer.Typer(help="Stored matches: list them, export their games as match logs (docs/match-log.md).",
                         no_args_is_help=True, add_completion=False)
@@ -62,7 +62,7 @@ def match_export(
     """Write a match's log as JSON Lines (docs/match-log.md): header, entries, end, per game."""
 
     match_id, db = source(match_id, league, db, "a match id")
-    from tournaments.stored_matches import exported_text  # the match log's format (the engine): `match list` needs none
+    from tournaments.commands.stored_matches import exported_text  # the match log's format (the engine): `match list` needs none
     text = exported_text(match_id, db, game)
     if output is not None:
         output.write_text(text)

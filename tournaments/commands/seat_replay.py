@@ -1,6 +1,6 @@
 """``mizerka replay --seat N``: what one seat of a logged game was sent, from the referee's own
 projection (server.referee.offline), in words or as the stdio protocol's lines, and ``--bot``: how
-a bot answers those decisions. Apart from tournaments.replay_cli because these need the wire (the
+a bot answers those decisions. Apart from tournaments.commands.replay because these need the wire (the
 protocol buffers) and the bot SDK, which verifying a log does not: ``replay_command`` imports this
 module only for --seat."""
 

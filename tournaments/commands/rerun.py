@@ -1,5 +1,5 @@
 """``mizerka rerun``: a logged game's seed played again with other bots in some seats (the format
-of the log is docs/match-log.md; reading and verifying it is tournaments.replay_cli's). Exit codes
+of the log is docs/match-log.md; reading and verifying it is tournaments.commands.replay's). Exit codes
 as replay's: 0 done, 1 the log does not verify, 2 a usage error or a file that is no match log."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from server.commands import usage_error
 from server.describe import signed
 from server.referee.offline import play
 from server.scoresheet import name_cell, render_scoresheet
+from tournaments.commands.match_options import DEFAULT_DB, DbOption, LeagueOption, source
+from tournaments.commands.replay import load_games, one_game, verified
 from tournaments.local_bots import BotSpecError, ProgramFault, SdkSeat, StdioSeat, builtin_style, make_seat
-from tournaments.match_options import DEFAULT_DB, DbOption, LeagueOption, source
-from tournaments.replay_cli import load_games, one_game, verified
 
 rerun_app = typer.Typer(add_completion=False)
 

@@ -1,7 +1,7 @@
 """How a command opens the store it reads (``--db``): the referee's tables and the leagues', or a
 usage error. Alone in its module so that ``mizerka match list`` loads the store (SQLAlchemy) and
 nothing more: the league files and the match log's format (both on the engine) are
-tournaments.stored_matches'."""
+tournaments.commands.stored_matches'."""
 
 from __future__ import annotations
 

@@ -29,6 +29,6 @@ def source(file_or_id: str | None, league: tuple[Path, str] | None, db: str, wha
         raise usage_error(f"give {what} or --league FILE KEY, not both")
     if db != DEFAULT_DB:
         raise usage_error("--league reads the league's own database (its file names it): leave out --db")
-    from tournaments.stored_matches import league_match
+    from tournaments.commands.stored_matches import league_match
     league_db, match_id = league_match(*league)
     return match_id, league_db

@@ -1,6 +1,6 @@
 """``mizerka replay``: a match log verified through the engine, shown trick by trick (--text), as a
-seat saw it (--seat, tournaments.seat_replay) or answered by another bot (--bot); and how
-``mizerka rerun`` (tournaments.rerun_cli) reads and verifies a log.
+seat saw it (--seat, tournaments.commands.seat_replay) or answered by another bot (--bot); and how
+``mizerka rerun`` (tournaments.commands.rerun) reads and verifies a log.
 
 The format is docs/match-log.md. Exit codes: 0 done (verified, no differences), 1 the log does not
 verify or a bot differs from it, 2 a usage error or a file that is no match log. Replaying a log
@@ -25,7 +25,7 @@ from server.commands import usage_error
 from server.describe import EventText
 from server.logverify import Divergence, Verified, verify_game
 from server.text import printable
-from tournaments.match_options import DEFAULT_DB, DbOption, LeagueOption, source
+from tournaments.commands.match_options import DEFAULT_DB, DbOption, LeagueOption, source
 
 replay_app = typer.Typer(add_completion=False)
 
@@ -43,7 +43,7 @@ def load_games(file_or_id: str, db: str, game: int | None) -> list[GameLog]:
         except (OSError, UnicodeDecodeError) as e:
             raise usage_error(f"cannot read {file_or_id}: {e}") from None
     else:  # a match id: the store (SQLAlchemy) is loaded for it alone, not for a log file
-        from tournaments.stored_matches import stored_log_text
+        from tournaments.commands.stored_matches import stored_log_text
         text = stored_log_text(file_or_id, db, game)
     try:
         games = matchlog.parse_match_log(text)
@@ -151,7 +151,7 @@ def replay_command(
     if not 0 <= seat < g.rules.players:
         raise usage_error(f"--seat must be a seat 0..{g.rules.players - 1} of {g.rules.preset}")
     verified(g)
-    from tournaments.seat_replay import print_seat, refeed_seat  # the wire and the bot SDK, for --seat alone
+    from tournaments.commands.seat_replay import print_seat, refeed_seat  # the wire and the bot SDK, for --seat alone
     if bot is None:
         print_seat(g, seat, as_json)
     else:

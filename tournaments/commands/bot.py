@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from mizerka.cli import main as bot_main
-from tournaments.sandbox_cli import sandbox_main
+from tournaments.commands.sandbox import sandbox_main
 
 bot_app = typer.Typer(add_completion=False)
 

@@ -10,8 +10,8 @@ from typing import Any
 from server.codec import matchlog
 from server.commands import usage_error
 from server.store import FINISHED
+from tournaments.commands.match_store import open_store
 from tournaments.config import LeagueError, load_league
-from tournaments.match_store import open_store
 
 
 def league_match(league_file: Path, key: str) -> tuple[str, str]:
