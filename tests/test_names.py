@@ -28,7 +28,7 @@ from tournaments.config import parse_league
 from tournaments.live import Reporter, head_to_head_table, standings_table
 from tournaments.local_referee import LocalReferee
 from tournaments.sandbox.bwrap import BotSandbox, Tools
-from tournaments.stats import standings
+from tournaments.standings.stats import standings
 
 from harness import BIN, ROOT, need_sandbox, referee
 

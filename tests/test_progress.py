@@ -15,7 +15,7 @@ from rich.console import Console
 
 from tournaments import progress
 from tournaments.live import Reporter
-from tournaments.stats import standings
+from tournaments.standings.stats import standings
 
 # One of each kind, with its wire form: the name and fields a worker logged before events were records.
 WIRE: list[tuple[progress.Event, str, dict[str, Any]]] = [

@@ -1,4 +1,4 @@
-"""Leagues that stop when the order is known (tournaments/sequential.py), on simulated results: no
+"""Leagues that stop when the order is known (tournaments/standings/sequential.py), on simulated results: no
 games are played here (the real league that stops early is in tests/test_league.py).
 
 * the interval is exactly where the t-test's mixture martingale crosses 1/alpha;
@@ -27,11 +27,11 @@ from scipy.stats import binom
 from server.store import FINISHED, PENDING
 from tournaments import progress
 from tournaments.config import League, StopRule, parse_league
-from tournaments.league_standings import load_results, settled
 from tournaments.runner import fingerprint
 from tournaments.schedule import batches, game_number, schedule
-from tournaments.sequential import EFFECT_PRIOR, Verdict, confidence_sequence, round_means, separation
-from tournaments.stats import GameResult, Standings, standings
+from tournaments.standings.league import load_results, settled
+from tournaments.standings.sequential import EFFECT_PRIOR, Verdict, confidence_sequence, round_means, separation
+from tournaments.standings.stats import GameResult, Standings, standings
 from tournaments.store import LeagueStore, ScheduledGame
 from tournaments.workers.leases import LeagueState, Leases, in_flight, new_worker_id
 from tournaments.workers.submitter import submit_league

@@ -9,8 +9,8 @@ import pytest
 from scipy.stats import t
 
 from tournaments.live import settled_line, standings_table
-from tournaments.sequential import PairEvidence, Separation, Verdict
-from tournaments.stats import BotLine, MeanCI, Standings, mean_ci95
+from tournaments.standings.sequential import PairEvidence, Separation, Verdict
+from tournaments.standings.stats import BotLine, MeanCI, Standings, mean_ci95
 
 # t(0.975, df) from printed tables, to the digits they give.
 TABLE = {1: 12.7062, 4: 2.7764, 39: 2.0227, 120: 1.9799}

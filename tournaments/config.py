@@ -57,7 +57,7 @@ class Seatings(StrEnum):
 
 class StopRule(StrEnum):
     """When a league stops: after its whole schedule, or once its standings are settled (stop =
-    "settled", tournaments/sequential.py), playing round by round up to ``max_games``."""
+    "settled", tournaments/standings/sequential.py), playing round by round up to ``max_games``."""
 
     SCHEDULE = "schedule"
     SETTLED = "settled"

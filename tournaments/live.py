@@ -16,8 +16,8 @@ from rich.table import Table
 from server.scoresheet import name_cell
 from server.text import counted, printable
 from tournaments import progress
-from tournaments.sequential import PairEvidence, Separation, Verdict
-from tournaments.stats import Standings
+from tournaments.standings.sequential import PairEvidence, Separation, Verdict
+from tournaments.standings.stats import Standings
 
 
 def shown(text: str) -> str:

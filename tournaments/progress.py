@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 if TYPE_CHECKING:
-    from tournaments.sequential import Separation
+    from tournaments.standings.sequential import Separation
 
 WIRE_KEY = "wire_key"  # field metadata: the key of the field in the wire form, where it is no Python name
 UNSET_LEFT_OUT = "unset_left_out"  # field metadata: a None value is left out of the wire form

@@ -36,9 +36,9 @@ from server.frames import BOARD_ASSETS, BOARD_FILES, game_frames, scoresheet
 from server.records import replay_game
 from server.store import ABORTED, FINISHED, RUNNING, Store, matches
 from tournaments.config import League
-from tournaments.league_standings import load_results
 from tournaments.schedule import group_of
-from tournaments.stats import FAULTS, Standings
+from tournaments.standings.league import load_results
+from tournaments.standings.stats import FAULTS, Standings
 from tournaments.store import LeagueGame, LeagueStore, leagues
 
 ASSETS = Path(__file__).with_name("report_assets")

@@ -43,14 +43,14 @@ from server.text import counted
 from tournaments import progress
 from tournaments.arena_client import RETRYABLE, ArenaClient
 from tournaments.config import BotSpec, League
-from tournaments.league_standings import load_results, settled
 from tournaments.local_referee import BIN, LOCAL_HOST, LocalReferee
 from tournaments.processes import Child, last_lines
 from tournaments.progress import Report
 from tournaments.remote_bots import REMOTE_BOTS_FILE, RemoteBot, advertised, write_remote_bots
 from tournaments.sandbox.bwrap import BotSandbox, HostError
 from tournaments.schedule import batches, deal_groups, match_group, schedule
-from tournaments.stats import Standings
+from tournaments.standings.league import load_results, settled
+from tournaments.standings.stats import Standings
 from tournaments.store import LeagueBot, LeagueStore, ScheduledGame
 
 # The SDK's one backoff schedule: Arena calls while the referee is unreachable, and bot restarts.

@@ -22,7 +22,7 @@ from mizerka_engine.rules import Ruleset, load_ruleset
 from server.referee.offline import play
 from server.settings import ClockSettings
 from tournaments.local_bots import SdkSeat
-from tournaments.stats import mean_ci95
+from tournaments.standings.stats import mean_ci95
 
 __all__ = ["CompareStats", "Totals", "compare", "play_game", "seatings"]
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Self
 import sqlalchemy as sa
 
 from server.store import FINISHED, PENDING, RUNNING, Store, StoreError
-from tournaments.results import GameResult
+from tournaments.standings.results import GameResult
 
 if TYPE_CHECKING:
     from tournaments.schedule import Slot
@@ -42,7 +42,7 @@ leagues = sa.Table(
     sa.Column("secret", sa.String(200)),
     # NULL: played by one runner (`league run` on its own host). OPEN: submitted to the workers
     # (`league run` on a PostgreSQL database), who take its games; DONE: every game has a result, or
-    # the league settled early (stop = "settled", tournaments/sequential.py): the workers take no more.
+    # the league settled early (stop = "settled", tournaments/standings/sequential.py): the workers take no more.
     sa.Column("state", sa.String(16)),
     sa.Column("spec", sa.JSON),  # for the workers: the league file's text and path (tournaments/workers/leases.py)
 )
@@ -140,7 +140,7 @@ class LeagueGame(ScheduledGame):
     status: str  # PENDING, RUNNING or FINISHED
     match_id: str | None  # its match: the one playing (RUNNING) or the one its result is of (FINISHED)
     totals: tuple[int, ...] | None
-    faults: tuple[Mapping[str, int], ...] | None  # per seat, keys of tournaments.stats.FAULTS
+    faults: tuple[Mapping[str, int], ...] | None  # per seat, keys of tournaments.standings.stats.FAULTS
     finished_at: float | None
     discarded: tuple[str, ...] | None  # matches of it in flight when a run stopped (see the table)
     attempt: int | None  # a worker's claims of it (tournaments/workers/leases.py)

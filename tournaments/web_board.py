@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from server.database import is_postgres
 from server.store import FINISHED, RUNNING
 from server.web.page import ReportSite
-from tournaments.league_standings import stored_standings
 from tournaments.report import MANIFEST, REPORTS, Manifest, ReportError, league_group, report_folder, sealed_reason
+from tournaments.standings.league import stored_standings
 from tournaments.store import LeagueGame, LeagueStore, leagues
 
 

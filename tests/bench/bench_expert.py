@@ -30,7 +30,7 @@ from mizerka.bots import BOTS, ExpertBot
 from mizerka.turn import Turn
 from mizerka_engine import PRESETS
 from tournaments.selfplay import compare
-from tournaments.stats import mean_ci95
+from tournaments.standings.stats import mean_ci95
 
 TARGET, FLOOR = 3.0, 1.0
 

@@ -29,12 +29,12 @@ from server.text import counted
 from tournaments import progress
 from tournaments.bot_commands import BotCommandError, check_commands
 from tournaments.config import League, LeagueError, load_league
-from tournaments.league_standings import load_results
 from tournaments.live import Reporter, head_to_head_table, standings_table
 from tournaments.local_referee import LOCAL_HOST
 from tournaments.report import ReportError, write_report
 from tournaments.runner import Stopped, run_league
-from tournaments.stats import Standings
+from tournaments.standings.league import load_results
+from tournaments.standings.stats import Standings
 from tournaments.store import LeagueStore
 from tournaments.workers.submitter import submit_league
 from tournaments.workers.worker import WorkerSettings, run_worker

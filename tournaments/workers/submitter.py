@@ -21,11 +21,11 @@ from server.database import DB_ERRORS, db_error_text
 from server.store import FINISHED, StoreError
 from tournaments import progress
 from tournaments.config import League
-from tournaments.league_standings import load_results, settled
 from tournaments.progress import Report
 from tournaments.runner import fingerprint, name_variants
 from tournaments.schedule import match_group, schedule
-from tournaments.stats import Standings
+from tournaments.standings.league import load_results, settled
+from tournaments.standings.stats import Standings
 from tournaments.store import LeagueStore
 from tournaments.workers.leases import LeagueState, close, in_flight, submit
 from tournaments.workers.leases import progress as game_counts

@@ -5,9 +5,9 @@ that reading a database (``mizerka match list``) does not import the statistics 
 from __future__ import annotations
 
 from tournaments.config import League, StopRule
-from tournaments.results import GameResult
-from tournaments.sequential import Separation, separation
-from tournaments.stats import Standings, standings
+from tournaments.standings.results import GameResult
+from tournaments.standings.sequential import Separation, separation
+from tournaments.standings.stats import Standings, standings
 from tournaments.store import LeagueStore
 
 

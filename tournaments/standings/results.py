@@ -1,4 +1,4 @@
-"""A finished league game as the statistics read it (tournaments/stats.py, tournaments/sequential.py)."""
+"""A finished league game as the statistics read it (tournaments/standings/stats.py, tournaments/standings/sequential.py)."""
 
 from __future__ import annotations
 
@@ -14,4 +14,4 @@ class GameResult:
     unit: str  # duplicate set: same table, same seed
     seats: tuple[str, ...]  # bot names in seat order
     totals: tuple[int, ...]
-    faults: tuple[Mapping[str, int], ...] = ()  # per seat, keys of tournaments.stats.FAULTS
+    faults: tuple[Mapping[str, int], ...] = ()  # per seat, keys of tournaments.standings.stats.FAULTS

@@ -61,8 +61,8 @@ from typing import Any
 
 import numpy as np
 
-from tournaments.results import GameResult
 from tournaments.schedule import game_number
+from tournaments.standings.results import GameResult
 
 # g, the variance of the mixture over the standardised difference per round (difference / its sd):
 # a compromise for differences of 0.3 to 1 sd, the range of docs/standings.md's table, where g = 0.1

@@ -1,6 +1,6 @@
 """Standings from finished games: OpenSkill ratings, mean points with confidence intervals over
 duplicate sets, head-to-head counts and fault counts. Pure: games in, numbers out. Whether adjacent
-bots are separated (tournaments/sequential.py) is added by the caller, who knows the schedule.
+bots are separated (tournaments/standings/sequential.py) is added by the caller, who knows the schedule.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from openskill.models import PlackettLuce
 from scipy.special import stdtrit  # t quantiles, as scipy.stats.t.ppf; lighter import
 
 from mizerka_engine.game import ranks
-from tournaments.results import GameResult as GameResult  # re-exported: the statistics' input
-from tournaments.sequential import Separation
+from tournaments.standings.results import GameResult as GameResult  # re-exported: the statistics' input
+from tournaments.standings.sequential import Separation
 
 FAULTS = ("timeouts", "refusals", "defaults", "forfeits", "disconnects")
 
@@ -70,7 +70,7 @@ class Standings:
     head_to_head: dict[str, dict[str, dict[str, int]]]  # a -> b -> {"ahead", "behind", "tied"}
     rating_history: dict[str, list[tuple[int, float]]]  # bot -> (games rated so far, ordinal)
     games: int
-    separation: Separation | None = None  # the adjacent pairs' evidence (tournaments.league_standings.load_results)
+    separation: Separation | None = None  # the adjacent pairs' evidence (tournaments.standings.league.load_results)
 
     def to_json(self) -> dict[str, Any]:
         return {
