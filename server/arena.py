@@ -25,7 +25,7 @@ from server.metrics import RefereeTally
 from server.referee.match import GameRecord, GameRunner, Pauses, game_seed, no_pauses
 from server.replays import Replays
 from server.settings import ClockSettings, StreamLimits
-from server.store import (
+from server.storage.store import (
     ABORTED,
     FINISHED,
     RUNNING,

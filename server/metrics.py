@@ -28,7 +28,7 @@ from prometheus_client.utils import floatToGoString
 
 from server.policies import DefaultReason
 from server.referee.session import GameSession
-from server.store import ABORTED, FINISHED
+from server.storage.store import ABORTED, FINISHED
 from server.transport.collector import LAG_BUCKETS
 
 # Upper bounds (seconds) of the decision-latency buckets: a bot answering at once to one using a long bank.

@@ -1,7 +1,7 @@
 """Match records as the Arena and Watch give them out, and who may see which.
 
 A match's full record (hands, talons, exchanges, its seed) tells every deal. It is the admin's
-until the match is public (:attr:`server.store.MatchRow.public`): an ungrouped match once it has
+until the match is public (:attr:`server.storage.store.MatchRow.public`): an ungrouped match once it has
 ended, a match of a group (a league's) only once the admin publishes the group, because another
 match of the group may be dealt the same cards and still be running. Everyone else sees what a
 spectator of a live game sees. The functions here block on the store; the service runs them in a
@@ -23,7 +23,7 @@ from mizerka_proto import arena_pb2, game_pb2, referee_pb2
 from server.codec import matchlog, protocol, wire_events
 from server.logverify import replay_log
 from server.settings import ClockSettings
-from server.store import ABORTED, FINISHED, PENDING, RUNNING, MatchRow, Store, StoreError
+from server.storage.store import ABORTED, FINISHED, PENDING, RUNNING, MatchRow, Store, StoreError
 
 STATUS = {
     PENDING: arena_pb2.MATCH_STATUS_PENDING,

@@ -37,7 +37,7 @@ from server.codec.protocol import results_to_proto, view_to_proto
 from server.frames import game_frames, live_frame, scoresheet
 from server.records import FinishedGame, finished_update, replay_finished
 from server.settings import StreamLimits
-from server.store import Store
+from server.storage.store import Store
 from server.transport.limits import HostBuckets
 from server.web.updates import WebUpdate, web_update
 

@@ -16,7 +16,7 @@ from server.arena import Arena
 from server.metrics import referee_registry, start_metrics_server
 from server.private_files import private_secret
 from server.settings import ClockSettings, StreamLimits
-from server.store import DEFAULT_REFEREE, Store
+from server.storage.store import DEFAULT_REFEREE, Store
 from server.transport.collector import Collector
 from server.transport.connections import ConnectionCaps, ConnectionLimits, raise_descriptor_limit
 from server.transport.service import server_options, start_server

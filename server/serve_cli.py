@@ -10,14 +10,14 @@ from typing import Annotated
 import typer
 
 from server.commands import usage_error
-from server.database import DatabaseError
 from server.logs import configure_logging
 from server.metrics import MetricsServerError
 from server.private_files import private_umask
 from server.serve import admin_token_for
 from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits
-from server.store import DEFAULT_REFEREE
+from server.storage.database import DatabaseError
+from server.storage.store import DEFAULT_REFEREE
 from server.transport.connections import ConnectionLimits, DescriptorLimitError
 from server.transport.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.transport.tls import ServerTls

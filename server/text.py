@@ -6,7 +6,7 @@ print and to tell apart.
   could print a fake line; each such character is shown as a visible escape instead.
 - :func:`counted`: "1 set", "2 sets": a count with its noun in agreement, wherever counts are printed.
 - :func:`skeleton`: what a name looks like (Unicode TR39's confusable skeleton, casefolded), so that
-  "аlice" with a Cyrillic а is refused beside "alice" (server/store.py, tournaments/config.py).
+  "аlice" with a Cyrillic а is refused beside "alice" (server/storage/store.py, tournaments/config.py).
 """
 
 from __future__ import annotations

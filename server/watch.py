@@ -23,7 +23,7 @@ from server.codec import protocol, wire_events
 from server.frames import live_frame, scoresheet
 from server.records import finished_games
 from server.replays import Encoding, Rendered, Replays
-from server.store import MatchRow, Store
+from server.storage.store import MatchRow, Store
 from server.web.updates import WebUpdate, web_update
 
 LiveUpdate = referee_pb2.WatchUpdate | WebUpdate  # as gRPC sends it, or as the web page does

@@ -24,7 +24,7 @@ from server.arena import Arena, LiveMatch
 from server.referee.match import GameRunner, SeatPort
 from server.referee.session import GameSession
 from server.settings import ClockSettings
-from server.store import Bot, Store
+from server.storage.store import Bot, Store
 from server.transport.streams import StreamSeat
 
 from harness import ADMIN, first_legal, referee

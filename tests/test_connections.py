@@ -31,7 +31,7 @@ from test_web import web_port
 from mizerka_proto import arena_pb2
 from server.arena import Arena
 from server.settings import ClockSettings
-from server.store import Store
+from server.storage.store import Store
 from server.transport.limits import Cooldowns, HostBuckets
 from server.web.page import OVERVIEW_BURST, WebPage
 

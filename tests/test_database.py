@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from server import store as server_store
-from server.database import SCHEMA_HEAD, DatabaseError, database_url, describe
-from server.schema_upgrade import head_revision
-from server.store import FINISHED, Store, StoreError
+from server.storage import store as server_store
+from server.storage.database import SCHEMA_HEAD, DatabaseError, database_url, describe
+from server.storage.schema_upgrade import head_revision
+from server.storage.store import FINISHED, Store, StoreError
 from tournaments import store as league_store
 from tournaments.schedule import Slot
 from tournaments.store import LeagueBot, LeagueStore

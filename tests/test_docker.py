@@ -32,7 +32,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from psycopg import sql
 from typer.testing import CliRunner
 
-from server.database import database_url
+from server.storage.database import database_url
 from tournaments.cli import app
 from tournaments.config import load_league
 from tournaments.schedule import schedule

@@ -34,7 +34,7 @@ from server.referee.match import YIELD_EVERY, GameRunner
 from server.referee.session import Disconnected, GameSession, SeatInfo
 from server.replays import Replays
 from server.settings import ClockSettings, StreamLimits
-from server.store import Bot, Store
+from server.storage.store import Bot, Store
 from server.transport.service import WATCH_PACE_S, start_server
 from server.transport.streams import StreamSeat
 from server.watch import Changes

@@ -25,7 +25,7 @@ LAZY_LOADERS = {ROOT / "server" / "cli.py", ROOT / "tournaments" / "cli.py",
                 ROOT / "clients" / "python" / "mizerka" / "bots" / "__init__.py"}
 # Functions elsewhere that import on a path most runs never take, for start-up time alone, with why.
 DEFERRED = {
-    (ROOT / "server" / "database.py", "migrate"): "Alembic, only for a database that is not at the newest revision",
+    (ROOT / "server" / "storage" / "database.py", "migrate"): "Alembic, only for a database that is not at the newest revision",
     (ROOT / "tournaments" / "commands" / "match_options.py", "source"): "the league file and the store (SQLAlchemy), only for --league: a log file needs neither",
     (ROOT / "tournaments" / "commands" / "replay.py", "load_games"): "the store (SQLAlchemy), only for a match id: a log file needs none",
     (ROOT / "tournaments" / "commands" / "replay.py", "_print_scoresheet"): "rich and the score sheet, only for --text: verifying a log needs neither",

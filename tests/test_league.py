@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from server.store import Store
+from server.storage.store import Store
 from tournaments.config import Format, LeagueError, Seatings, load_league, parse_league
 from tournaments.runner import fingerprint
 from tournaments.schedule import schedule

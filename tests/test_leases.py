@@ -15,7 +15,7 @@ import sqlalchemy as sa
 import trio
 from prometheus_client import CollectorRegistry
 
-from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError
+from server.storage.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError
 from tournaments import progress
 from tournaments.config import parse_league
 from tournaments.store import LeagueGame, LeagueStore, league_games

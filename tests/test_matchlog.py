@@ -36,7 +36,7 @@ from server.records import finished_games, finished_update, match_to_proto, repl
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.settings import ClockSettings
-from server.store import FINISHED, Store
+from server.storage.store import FINISHED, Store
 from tournaments.cli import app
 
 from harness import ROOT
@@ -243,7 +243,7 @@ def test_a_database_from_before_the_header_column_is_upgraded_and_its_games_stil
     store.close()
     con = sqlite3.connect(db)
     con.execute("DROP TABLE games")
-    con.execute("DROP TABLE alembic_version")  # as before versioned schemas (server/migrations)
+    con.execute("DROP TABLE alembic_version")  # as before versioned schemas (server/storage/migrations)
     con.execute("""CREATE TABLE games (match_id VARCHAR(64) NOT NULL, game_index INTEGER NOT NULL, seed VARCHAR(200) NOT NULL,
                    totals JSON NOT NULL, ranks JSON NOT NULL, seats JSON NOT NULL, deals JSON NOT NULL, log JSON NOT NULL,
                    finished_at FLOAT NOT NULL, PRIMARY KEY (match_id, game_index))""")

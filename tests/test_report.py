@@ -30,7 +30,7 @@ from mizerka_engine.views import FULL, project_events
 from server.codec import matchlog
 from server.logverify import replay_log
 from server.policies import random_action
-from server.store import Store
+from server.storage.store import Store
 from tournaments.config import load_league
 from tournaments.report import copy_assets, embed_json, game_frames, game_page_data, load_game, page_name, render_page
 from tournaments.store import LeagueGame, LeagueStore

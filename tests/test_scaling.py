@@ -20,7 +20,7 @@ from server.arena import Arena
 from server.referee.match import GameRunner
 from server.referee.session import GameRecord
 from server.settings import ClockSettings
-from server.store import Bot, Store
+from server.storage.store import Bot, Store
 from server.transport.collector import Collector
 from server.transport.grpc_events import drain_notifications
 from server.transport.pacing import Pacer

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from server.private_files import private_secret
-from server.store import Store
+from server.storage.store import Store
 from tournaments.config import LeagueError, parse_league
 from tournaments.runner import bot_env
 

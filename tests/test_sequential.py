@@ -24,7 +24,7 @@ from scipy import integrate
 from scipy.special import stdtrit
 from scipy.stats import binom
 
-from server.store import FINISHED, PENDING
+from server.storage.store import FINISHED, PENDING
 from tournaments import progress
 from tournaments.config import League, StopRule, parse_league
 from tournaments.runner import fingerprint

@@ -28,7 +28,7 @@ from server import records
 from server.arena import Arena
 from server.replays import Job, Rendered, Replays
 from server.settings import ClockSettings, StreamLimits
-from server.store import MatchRow, Store
+from server.storage.store import MatchRow, Store
 from server.transport.service import start_server
 from server.web.page import start_web
 

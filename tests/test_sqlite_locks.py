@@ -14,7 +14,7 @@ import sys
 from contextlib import closing
 from pathlib import Path
 
-from server.store import Store
+from server.storage.store import Store
 
 OTHER = """
 import sqlite3, sys

@@ -18,7 +18,7 @@ from server.arena import Arena
 from server.codec.wire_events import EventEncoder
 from server.records import replay_stored
 from server.settings import ClockSettings, StreamLimits
-from server.store import Store
+from server.storage.store import Store
 from server.transport.service import start_server
 
 from harness import ADMIN, first_legal

@@ -37,7 +37,7 @@ from server.codec import proto_json, protocol, wire_events
 from server.frames import game_frames, live_frame
 from server.logverify import logged_action
 from server.records import replay_stored
-from server.store import Store
+from server.storage.store import Store
 from server.web.feed import Framer
 from server.web.updates import web_update
 

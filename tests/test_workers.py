@@ -21,7 +21,7 @@ import pytest
 import sqlalchemy as sa
 from test_crash_resume import NO_FAULTS, alive, descendants, standings
 
-from server.database import database_url
+from server.storage.database import database_url
 
 from harness import logged_port, need_sandbox, scrape
 from pg import pg_server, pg_url  # noqa: F401 (fixtures)

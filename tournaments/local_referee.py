@@ -13,7 +13,7 @@ from pathlib import Path
 
 import trio
 
-from server.store import DEFAULT_REFEREE
+from server.storage.store import DEFAULT_REFEREE
 from tournaments import progress
 from tournaments.config import League
 from tournaments.processes import Child

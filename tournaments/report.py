@@ -34,7 +34,7 @@ from mizerka_engine.rules import Ruleset, load_ruleset
 from server.codec.protocol import results_to_proto
 from server.frames import BOARD_ASSETS, BOARD_FILES, game_frames, scoresheet
 from server.records import replay_game
-from server.store import ABORTED, FINISHED, RUNNING, Store, matches
+from server.storage.store import ABORTED, FINISHED, RUNNING, Store, matches
 from tournaments.config import League
 from tournaments.schedule import group_of
 from tournaments.standings.league import load_results

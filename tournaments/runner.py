@@ -35,10 +35,10 @@ import trio
 from mizerka.connection import ENV_TLS_CERT, ENV_TLS_KEY, Connection
 from mizerka.runtime import Backoff
 from mizerka_proto import arena_pb2
-from server.database import DB_ERRORS, db_error_text
 from server.private_files import private_dir
 from server.serve import admin_token_for
-from server.store import FINISHED, StoreError
+from server.storage.database import DB_ERRORS, db_error_text
+from server.storage.store import FINISHED, StoreError
 from server.text import counted
 from tournaments import progress
 from tournaments.arena_client import RETRYABLE, ArenaClient

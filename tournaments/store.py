@@ -1,14 +1,14 @@
 """A league's database: the referee's tables (bots, matches, games) plus the league's own.
 
 The league runner, its local referee and ``league standings`` share one SQLite file. The referee
-opens it with :class:`server.store.Store`, which knows only bots, matches and their games; the
+opens it with :class:`server.storage.store.Store`, which knows only bots, matches and their games; the
 league's schedule, results and bot processes are kept here, in tables of their own that the
-referee never reads. The tables are created and migrated with the referee's (server/migrations,
+referee never reads. The tables are created and migrated with the referee's (server/storage/migrations,
 one schema for both); those below are this module's view of them.
 
 Secrets here: the deal secret and each bot's token in plain text (the runner must hand every bot
 process its token, and the referee only keeps their hashes), so the file is its user's alone (0600,
-see :func:`server.store.database_url`). The admin token is not kept: the runner reads it from the
+see :func:`server.storage.store.database_url`). The admin token is not kept: the runner reads it from the
 referee's DB.admin-token file; the column stays, emptied, for older files.
 """
 
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 import sqlalchemy as sa
 
-from server.store import FINISHED, PENDING, RUNNING, Store, StoreError
+from server.storage.store import FINISHED, PENDING, RUNNING, Store, StoreError
 from tournaments.standings.results import GameResult
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from server.database import is_postgres
-from server.store import FINISHED, RUNNING
+from server.storage.database import is_postgres
+from server.storage.store import FINISHED, RUNNING
 from server.web.page import ReportSite
 from tournaments.report import MANIFEST, REPORTS, Manifest, ReportError, league_group, report_folder, sealed_reason
 from tournaments.standings.league import stored_standings

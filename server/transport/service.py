@@ -32,7 +32,7 @@ from server.logs import peer_host
 from server.records import STATUS, match_to_proto, page
 from server.replays import ADMIN, Encoding
 from server.settings import StreamLimits
-from server.store import (
+from server.storage.store import (
     MatchRow,
     StoreError,
     shown,

@@ -37,11 +37,11 @@ import structlog
 from mizerka_engine.game import ActionErrorCode
 from mizerka_proto import referee_pb2
 from server.codec.protocol import error_to_proto
-from server.database import DB_ERRORS, db_error_text
 from server.logs import RateLimitedLog, peer_host
 from server.referee.session import Disconnected
 from server.settings import StreamLimits
-from server.store import Bot, Store
+from server.storage.database import DB_ERRORS, db_error_text
+from server.storage.store import Bot, Store
 from server.text import printable, unprintable
 from server.transport.pacing import Pacer
 

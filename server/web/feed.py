@@ -13,7 +13,7 @@ import structlog
 
 from server.arena import Arena
 from server.replays import Encoding
-from server.store import MatchRow
+from server.storage.store import MatchRow
 from server.watch import Update, watch_updates
 from server.web.updates import WebUpdate
 

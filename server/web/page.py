@@ -27,7 +27,7 @@ from aiohttp import web
 
 from server.arena import Arena
 from server.replays import Encoding
-from server.store import MatchRow, shown
+from server.storage.store import MatchRow, shown
 from server.transport.connections import HTTP_IDLE_TIMEOUT_S, HTTP_PER_HOST, MAX_BACKLOG, MAX_HTTP_CONNECTIONS
 from server.transport.limits import Cooldowns, HostBuckets, SharedAnswer
 from server.transport.service import too_many_finished

@@ -23,7 +23,7 @@ from sysinfo import machine
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
-from server.database import database_url  # noqa: E402
+from server.storage.database import database_url  # noqa: E402
 
 from pg import new_database, postgres_server  # noqa: E402 (tests/ is not a package)
 

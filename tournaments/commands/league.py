@@ -20,11 +20,11 @@ from rich.console import Console
 
 from mizerka.connection import Connection, ConnectionSettingsError, Tls
 from server.commands import usage_error
-from server.database import is_postgres
 from server.logs import configure_logging
 from server.metrics import start_metrics_server
 from server.private_files import private_umask
-from server.store import DatabaseError, StoreError
+from server.storage.database import is_postgres
+from server.storage.store import DatabaseError, StoreError
 from server.text import counted
 from tournaments import progress
 from tournaments.bot_commands import BotCommandError, check_commands

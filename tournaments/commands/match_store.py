@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from server.commands import usage_error
-from server.store import DatabaseError
+from server.storage.store import DatabaseError
 from tournaments.store import LeagueStore
 
 

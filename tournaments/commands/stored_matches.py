@@ -9,7 +9,7 @@ from typing import Any
 
 from server.codec import matchlog
 from server.commands import usage_error
-from server.store import FINISHED
+from server.storage.store import FINISHED
 from tournaments.commands.match_store import open_store
 from tournaments.config import LeagueError, load_league
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from server.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError, matches
+from server.storage.store import ABORTED, FINISHED, PENDING, RUNNING, StoreError, matches
 from tournaments.store import LeagueStore, ScheduledGame, league_games, leagues, workers
 
 

@@ -17,8 +17,8 @@ import secrets
 
 import trio
 
-from server.database import DB_ERRORS, db_error_text
-from server.store import FINISHED, StoreError
+from server.storage.database import DB_ERRORS, db_error_text
+from server.storage.store import FINISHED, StoreError
 from tournaments import progress
 from tournaments.config import League
 from tournaments.progress import Report

@@ -36,9 +36,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from prometheus_client.registry import Collector
 
 from mizerka.runtime import Backoff
-from server.database import DB_ERRORS, db_error_text
 from server.private_files import private_dir
-from server.store import StoreError
+from server.storage.database import DB_ERRORS, db_error_text
+from server.storage.store import StoreError
 from tournaments import progress
 from tournaments.arena_client import ArenaClient
 from tournaments.bot_commands import check_commands

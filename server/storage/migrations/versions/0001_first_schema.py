@@ -7,7 +7,7 @@ Create Date: 2026-01-01
 Idempotent on purpose: a database written before schemas were versioned (tables, perhaps without the
 columns added since, and no alembic_version) gets only what it lacks, so the same step brings an empty
 database and an old one to this shape. The tables are frozen copies here, never the program's own
-(server/store.py, tournaments/store.py): a later change there needs a revision of its own.
+(server/storage/store.py, tournaments/store.py): a later change there needs a revision of its own.
 """
 
 from __future__ import annotations

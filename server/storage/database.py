@@ -1,7 +1,7 @@
 """Opening the database behind ``--db``: a SQLite file (the default, nothing to install) or a
 PostgreSQL server (``postgresql://`` URLs, driven by psycopg 3), with one schema on both.
 
-The schema is versioned by Alembic (``server/migrations``, driven by :mod:`server.schema_upgrade`):
+The schema is versioned by Alembic (``server/storage/migrations``, driven by :mod:`server.storage.schema_upgrade`):
 opening a database brings it to the newest revision this program knows, so every command works on
 a database of any earlier version, and one written by a newer version is refused with a message
 instead of being misread. Problems the
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from server.private_files import private_dir, private_file
 
-# The newest schema revision (server/migrations/versions) this program knows: a database at it is
+# The newest schema revision (server/storage/migrations/versions) this program knows: a database at it is
 # used at once, without Alembic (whose import alone is most of a read-only command's start-up);
 # tests/test_database.py checks it is Alembic's head.
 SCHEMA_HEAD = "0003"
@@ -149,7 +149,7 @@ def migrate(engine: sa.Engine) -> None:
         raise DatabaseError(f"cannot use the database ({describe(engine.url)}): {_reason(e)}") from None
     if current == (SCHEMA_HEAD,):
         return
-    from server.schema_upgrade import NewerSchema, upgrade
+    from server.storage.schema_upgrade import NewerSchema, upgrade
     try:
         upgrade(engine, _sqlite_pragmas)
     except NewerSchema as e:

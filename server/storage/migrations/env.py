@@ -1,4 +1,4 @@
-"""Alembic's entry point: migrate on the connection :func:`server.schema_upgrade.upgrade` hands over.
+"""Alembic's entry point: migrate on the connection :func:`server.storage.schema_upgrade.upgrade` hands over.
 
 That connection already holds the lock (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE) and
 the transaction, so the whole upgrade commits or rolls back as one; no alembic.ini, no URL here.

@@ -3,7 +3,7 @@
 Only what the referee needs: leagues keep their own tables beside these (:mod:`tournaments.store`).
 
 SQLite by default (a file, nothing to install); the same code runs on PostgreSQL given a
-``postgresql://`` URL (:mod:`server.database` opens both and keeps their schema up to date; the
+``postgresql://`` URL (:mod:`server.storage.database` opens both and keeps their schema up to date; the
 tables below are the program's view of it, changed only together with a new migration). Every method blocks (SQLite waits up to 10 s for a lock held by
 another process), so async callers run them in a worker thread (``asyncio.to_thread``) rather than
 stall every game clock on the event loop.
@@ -23,11 +23,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from server.database import DatabaseError as DatabaseError  # re-exported: what callers of Store catch
-from server.database import database_url as database_url  # re-exported: where earlier versions had it
-from server.database import open_engine
 from server.names import StoreError as StoreError  # re-exported: what callers of Store catch
 from server.names import check_name, look_alike, shown
+from server.storage.database import DatabaseError as DatabaseError  # re-exported: what callers of Store catch
+from server.storage.database import database_url as database_url  # re-exported: where earlier versions had it
+from server.storage.database import open_engine
 from server.text import skeleton
 
 metadata = sa.MetaData()
@@ -124,7 +124,7 @@ def _hash(token: str) -> str:
 
 class Store:
     def __init__(self, url: str | Path, referee: str = DEFAULT_REFEREE) -> None:
-        self.engine = open_engine(url)  # migrated to this program's schema (server/migrations)
+        self.engine = open_engine(url)  # migrated to this program's schema (server/storage/migrations)
         self.referee = referee  # the id written on the matches this Store creates
         # Bots are never changed or removed, so what was once read stays true: a Hello or a new
         # match's seats need no query (and no wait) after the first. Only found bots are kept.

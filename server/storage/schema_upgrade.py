@@ -1,9 +1,9 @@
-"""Upgrading a database's schema with Alembic (``server/migrations``): loaded by
-:func:`server.database.migrate` only for a database that is not at the newest revision, since
+"""Upgrading a database's schema with Alembic (``server/storage/migrations``): loaded by
+:func:`server.storage.database.migrate` only for a database that is not at the newest revision, since
 importing Alembic costs more than the rest of a read-only command's start-up.
 
 It knows nothing of the program's errors: :class:`NewerSchema` and SQLAlchemy's own errors are
-what :mod:`server.database` turns into a :class:`~server.database.DatabaseError`."""
+what :mod:`server.storage.database` turns into a :class:`~server.storage.database.DatabaseError`."""
 
 from __future__ import annotations
 

@@ -1,2 +1,0 @@
-"""The Alembic migration environment of the referee's and the leagues' tables (run by
-:mod:`server.database`, never imported by the program; ``versions/`` holds the revisions)."""
