@@ -1,5 +1,5 @@
 """What a spectator of a match receives: the one public projection behind both the gRPC Watch
-(server/transport/service.py) and the web page's live feed (server/web/page.py), so neither can show more.
+(server/transport/service.py) and the web page's live feed (server/web/feed.py), so neither can show more.
 
 Live: the spectator's view and events of the game being played (no hand, talon before it is
 public, exchanged discard or seed). Ended: the full record if the match is public or the caller is

@@ -519,7 +519,7 @@ def _served_after_the_league(tmp_path: Path, browser: Any, shots: Path) -> None:
 
 
 def test_the_feeds_json_is_proto_json(tmp_path: Path) -> None:
-    """The page's feed converts updates to JSON with its own fast converter (server/web/page.py): it must
+    """The page's feed converts updates to JSON with its own fast converter (server/codec/proto_json.py): it must
     give what json_format gives, for every state of whole games (spectator's and full views, events
     with every hand, full deal records), and the page's feed sends the names and ruleset once a game,
     leaving the update as it was (server/watch.py shares it among the match's watchers)."""

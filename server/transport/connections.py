@@ -5,7 +5,7 @@ who holds connections open must not take the descriptors the bots, the store and
 start the referee raises its soft limit to the hard one (:func:`raise_descriptor_limit`) and shares
 what it gets out (:class:`ConnectionCaps`): a headroom for itself, half the rest for gRPC
 connections, a quarter for the web page's. Connections beyond a cap are accepted and closed at once
-(gRPC core's ``grpc.max_allowed_incoming_connections``; server.web.page's ``CappedServer`` for the page), so
+(gRPC core's ``grpc.max_allowed_incoming_connections``; server.web.capped's ``CappedServer`` for the page), so
 ``accept()`` never fails for want of descriptors (asyncio would log every failure, many a second,
 and stop accepting for a second each time).
 """

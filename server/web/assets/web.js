@@ -140,7 +140,7 @@ function follow(meta) {
   match.source = source;
   source.addEventListener("update", (e) => {
     const u = JSON.parse(e.data);
-    // A game's first update carries its names and ruleset (server/web/page.py, Framer); the others not.
+    // A game's first update carries its names and ruleset (server/web/feed.py, Framer); the others not.
     if (u.names) match.headers.set(u.game_number, { names: u.names, ruleset: u.ruleset });
     Object.assign(u, match.headers.get(u.game_number));
     match.updates.set(u.game_number, u);
