@@ -51,24 +51,18 @@ _CONTRACT, _MAJOR, _EXCHANGE, _PLAY, _WAITING, _OVER = Phase
 _SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in range(max(r.players for r in PRESETS.values())))
 
 
-def _beating(best: int, suit: int, trump: int | None) -> int:
-    """The cards (a mask) that beat ``best``, the card winning a trick so far in ``suit`` (the suit
-    led, or the trump once one is played): the higher cards of that suit and, unless it is the
-    trump, every trump. The rule of docs/rules.md §4.5, the one place it is coded (the engine scores
-    with it, views and decisions tell it to players); a mask, so that a decision weighs each legal
-    card against it without a call per card."""
-    higher = SUIT_MASKS[suit] & -(2 << best)
-    return higher if trump is None or trump == suit else higher | SUIT_MASKS[trump]
-
-
 def _trick_best(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
-    """(seat winning ``trick`` ((seat, card) in play order, at least one) so far, the cards that would
-    beat its card)."""
-    best_seat, best = trick[0]
-    beating = _beating(best, best // 13, trump)
-    for s, c in trick:  # the leader's own card does not beat itself
+    """(the seat winning ``trick`` ((seat, card) in play order, at least one) so far, the cards (a
+    mask) that would beat its card). The rule of docs/rules.md §4.5, the one place it is coded (the
+    engine scores with it, views and decisions tell it to players): a card is beaten by the higher
+    cards of its suit and, unless it is a trump, by every trump. A mask, so that a decision weighs
+    each legal card against it without a call per card."""
+    trumps = 0 if trump is None else SUIT_MASKS[trump]
+    best_seat, beating = trick[0][0], 1 << trick[0][1]  # the lead takes the trick as it stands
+    for s, c in trick:
         if beating >> c & 1:
-            best_seat, beating = s, _beating(c, c // 13, trump)
+            best_seat = s
+            beating = SUIT_MASKS[c // 13] & -(2 << c) | (0 if trumps >> c & 1 else trumps)
     return best_seat, beating
 
 
