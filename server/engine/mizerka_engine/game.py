@@ -51,19 +51,28 @@ _CONTRACT, _MAJOR, _EXCHANGE, _PLAY, _WAITING, _OVER = Phase
 _SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in range(max(r.players for r in PRESETS.values())))
 
 
+def _beating(card: int, trump: int | None) -> int:
+    """The cards (a mask) that beat ``card`` when it wins a trick so far: the higher cards of its suit
+    and, unless it is a trump, every trump. The rule of docs/rules.md §4.5, the one place it is coded
+    (the engine scores with it, views and decisions tell it to players); tabled in :data:`_BEATING`."""
+    higher = SUIT_MASKS[card // 13] & -(2 << card)
+    return higher if trump is None or card // 13 == trump else higher | SUIT_MASKS[trump]
+
+
+_BEATING = {trump: tuple(_beating(c, trump) for c in range(52)) for trump in (None, 0, 1, 2, 3)}  # [trump][card]
+
+
 def _trick_best(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
     """(the seat winning ``trick`` ((seat, card) in play order, at least one) so far, the cards (a
-    mask) that would beat its card). The rule of docs/rules.md §4.5, the one place it is coded (the
-    engine scores with it, views and decisions tell it to players): a card is beaten by the higher
-    cards of its suit and, unless it is a trump, by every trump. A mask, so that a decision weighs
-    each legal card against it without a call per card."""
-    trumps = 0 if trump is None else SUIT_MASKS[trump]
-    best_seat, beating = trick[0][0], 1 << trick[0][1]  # the lead takes the trick as it stands
-    for s, c in trick:
-        if beating >> c & 1:
-            best_seat = s
-            beating = SUIT_MASKS[c // 13] & -(2 << c) | (0 if trumps >> c & 1 else trumps)
-    return best_seat, beating
+    mask) that would beat its card): a mask, so that a decision weighs each legal card against it
+    without a call per card."""
+    beating = _BEATING[trump]
+    best_seat, card = trick[0]
+    beats = beating[card]
+    for s, c in trick:  # the leader's own card does not beat itself
+        if beats >> c & 1:
+            best_seat, beats = s, beating[c]
+    return best_seat, beats
 
 
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
