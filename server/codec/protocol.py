@@ -455,16 +455,18 @@ def decision_to_proto(
         ex.pick = decision.pick
         if decision.pick:
             ex.talon.extend(cards_text(decision.talon))
-    # Concatenated encodings merge into one message: the legal actions, the default action and the
-    # ruleset are encoded once per process, then merged in one parse (several times cheaper than
-    # building them).
+    # Concatenated encodings merge into one message: the legal actions, the default action, a play's
+    # takes_trick and the ruleset are encoded once per process, then merged in one parse (several
+    # times cheaper than building them).
+    default = default_action(decision)
     if kind == Phase.PLAY:
         play = _PLAY_BYTES
         parts = [play[a.card] for a in decision.actions]  # type: ignore[union-attr]
-        req.takes_trick.extend(decision.takes_trick())
+        parts.append(_DEFAULT_PLAY_BYTES[default.card])  # type: ignore[union-attr]
+        parts.append(_takes_trick_bytes(decision.takes_trick()))
     else:
         parts = [_legal_action_bytes(a) for a in decision.actions]
-    parts.append(_default_action_bytes(default_action(decision)))
+        parts.append(_default_action_bytes(default))
     if rules is not None:
         parts.append(ruleset_request_bytes(rules))
     if extra:
@@ -489,6 +491,15 @@ _PLAY_BYTES = tuple(_legal_action_bytes(play) for play in PLAYS)  # by card: mos
 def _default_action_bytes(action: Action) -> bytes:
     """``action`` (with no turn) as DecisionRequest.default_action on the wire."""
     return _DecisionRequest(default_action=action_to_proto(action)).SerializeToString()
+
+
+_DEFAULT_PLAY_BYTES = tuple(_default_action_bytes(play) for play in PLAYS)  # by card
+
+
+@lru_cache(maxsize=1024)
+def _takes_trick_bytes(takes: tuple[bool, ...]) -> bytes:
+    """``takes`` as DecisionRequest.takes_trick on the wire (a play's few patterns recur)."""
+    return _DecisionRequest(takes_trick=takes).SerializeToString()
 
 
 @lru_cache(maxsize=64)

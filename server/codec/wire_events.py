@@ -10,6 +10,7 @@ projected, so it cannot disclose what the projection hides.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -31,10 +32,10 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.fold import NO_DEAL, deal_step, fold_deals
-from mizerka_engine.game import Game
+from mizerka_engine.fold import NO_DEAL, DealState, deal_step, fold_deals
+from mizerka_engine.game import Game, Phase
 from mizerka_engine.rules import Ruleset
-from mizerka_engine.views import contract_quotas, deal_state, glance, project
+from mizerka_engine.views import SPECTATOR, contract_quotas, glance, project, project_events
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.codec.protocol import (
     PHASE,
@@ -51,6 +52,7 @@ from server.codec.protocol import (
 
 __all__ = [
     "EventEncoder",
+    "PublicDeal",
     "SeatViewKeeper",
     "contract_name",
     "deal_records_from_events",
@@ -166,47 +168,86 @@ def _trick_bytes(winner: int, trick: int) -> bytes:
     return _request_event_bytes(TRICK_TAKEN[winner], trick)
 
 
+class PublicDeal:
+    """The game's current deal folded once for all its seats' :class:`SeatViewKeeper`: the tricks,
+    the seat winning the one in progress and the tricks each seat won are the same in every seat's
+    view, so one fold (:func:`~mizerka_engine.fold.deal_step`) of the game's log serves them all
+    instead of one per seat. It folds the public events (:data:`~mizerka_engine.views.SPECTATOR`'s
+    projection), so its state holds no card any seat may not see (no hands in its Dealt, no cards
+    in an exchange): a keeper adds what is its seat's own from the seat's projected events."""
+
+    __slots__ = ("cursor", "deal")
+
+    def __init__(self) -> None:
+        self.cursor = 0  # the log's events folded so far
+        self.deal = NO_DEAL
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PublicDeal:
+        """A copy that goes on alone (its state is immutable: nothing deeper to copy)."""
+        twin = PublicDeal()
+        twin.cursor, twin.deal = self.cursor, self.deal
+        return twin
+
+    def state(self, game: Game) -> DealState:
+        """The current deal of ``game`` (the game this fold has followed from its start) as its public
+        events tell it: :func:`~mizerka_engine.views.deal_state` for SPECTATOR, folded once."""
+        end = len(game.log)
+        if self.cursor != end:
+            deal = self.deal
+            for e in project_events(game, SPECTATOR, self.cursor):
+                deal = deal_step(deal, e)
+            self.deal, self.cursor = deal, end
+        return NO_DEAL if game.phase == Phase.WAITING else self.deal
+
+
 class SeatViewKeeper:
     """One seat's SeatView, kept up to date from the seat's projected events rather than rebuilt.
 
     Every DecisionRequest carries the seat's whole view, and rebuilding it (:func:`project` and
     :func:`~server.codec.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
     keeper applies what :func:`~mizerka_engine.views.project_events` gave the seat (fed to
-    :meth:`feed` in order, none left out), folded with :func:`~mizerka_engine.fold.deal_step` as
-    the views fold them (the trick in progress, the seat winning it so far, the tricks each seat
-    won), and takes what no event tells -- the phase, who acts, the seat's own hand and the talon
-    as it may see them -- from :func:`~mizerka_engine.views.glance`; at a deal's boundary it
-    rebuilds from :func:`project`. So the projection alone still decides
-    what the seat sees (tests/test_seat_view.py: equal to the rebuilt view after every action).
+    :meth:`feed` in order, none left out, before each :meth:`view`), takes what the fold tells
+    alike for every seat -- the seat winning the trick in progress, the tricks each seat won --
+    from the game's :class:`PublicDeal`, which all the game's keepers share, and what no event
+    tells -- the phase, who acts, the seat's own hand and the talon as it may see them -- from
+    :func:`~mizerka_engine.views.glance`; at a deal's boundary it rebuilds from :func:`project`.
+    So the projection alone still decides what the seat sees (tests/test_seat_view.py: equal to the
+    rebuilt view after every action).
     """
 
-    __slots__ = ("current", "deal", "hand", "message", "names", "players", "rules", "seat", "talon")
+    __slots__ = ("current", "hand", "message", "names", "players", "public", "rules", "seat", "talon", "tricks")
 
-    def __init__(self, rules: Ruleset, seat: int, names: Sequence[str]) -> None:
+    def __init__(self, rules: Ruleset, seat: int, names: Sequence[str], public: PublicDeal) -> None:
         self.rules = rules
         self.seat = seat
         self.names = list(names)
+        self.public = public
         self.message: game_pb2.SeatView | None = None  # None: rebuild at the next view()
         self.players: list[game_pb2.PlayerState] = []  # the message's, looked up once
-        self.deal = NO_DEAL  # the deal as the seat's events tell it (mizerka_engine.fold)
+        self.tricks = 0  # the completed tricks the message's tricks_won count
         self.current: game_pb2.Trick | None = None  # the message's trick in progress
         self.hand: tuple[int, ...] | None = None
         self.talon: tuple[int, ...] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SeatViewKeeper:
         """A keeper that rebuilds at its next view() (a copy of the message would leave ``players`` and
-        ``current`` pointing into the original)."""
-        return SeatViewKeeper(self.rules, self.seat, self.names)
+        ``current`` pointing into the original), with a copy of the shared fold (one for all the
+        keepers copied together)."""
+        return SeatViewKeeper(self.rules, self.seat, self.names, copy.deepcopy(self.public, memo))
 
     def view(self, game: Game) -> game_pb2.SeatView:
         """The seat's view of ``game`` now (the keeper's own message: copy it, do not keep it)."""
         msg = self.message
         if msg is None:
             return self._rebuild(game)
+        deal = self.public.state(game)
         phase, to_act, hand, talon = glance(game, self.seat)
         msg.phase = PHASE[phase]
         if self.current is not None:  # once here rather than after every card
-            self.current.winning = self.deal.winning  # type: ignore[assignment]
+            self.current.winning = deal.winning  # type: ignore[assignment]
+        for trick in deal.tricks[self.tricks:]:  # the tricks completed since the last view
+            self.players[trick.winner].tricks_won += 1  # type: ignore[index]  # a completed trick has its winner
+        self.tricks = len(deal.tricks)
         if to_act >= 0:
             msg.to_act = to_act
         else:
@@ -234,9 +275,7 @@ class SeatViewKeeper:
         if msg is None:
             return
         players = self.players
-        deal = self.deal
         for e in events:
-            deal = deal_step(deal, e)
             t = type(e)  # type identity for plays and tricks: every seat's view takes each of them
             if t is Played:
                 seat = e.seat  # type: ignore[union-attr]
@@ -252,9 +291,7 @@ class SeatViewKeeper:
             if t is TrickTaken:
                 current = self.current
                 assert current is not None
-                won = deal.tricks[-1]
-                current.winner = current.winning = won.winner  # type: ignore[assignment]
-                players[won.winner].tricks_won = deal.tricks_won(len(players))[won.winner]  # type: ignore[index]
+                current.winner = current.winning = e.winner  # type: ignore[union-attr]
                 self.current = None
                 continue
             match e:
@@ -278,7 +315,6 @@ class SeatViewKeeper:
                 case _:  # Dealt, Revoked, DealScored, GameOver: a deal begins or ends
                     self.message = None
                     return
-        self.deal = deal
 
     def _show(self, msg: game_pb2.SeatView, name: str, major: bool, trump: int | None) -> bool:
         """The contract shown (announced, then settled); whether it is a minus contract."""
@@ -292,11 +328,12 @@ class SeatViewKeeper:
         return minus
 
     def _rebuild(self, game: Game) -> game_pb2.SeatView:
-        self.deal = deal_state(game, self.seat)
-        view = project(game, self.seat, self.deal)
+        deal = self.public.state(game)
+        view = project(game, self.seat, deal)
         self.message = msg = view_to_proto(view, self.names)
         self.players = list(msg.players)
-        self.current = msg.tricks[-1] if self.deal.plays else None
+        self.tricks = len(deal.tricks)
+        self.current = msg.tricks[-1] if deal.plays else None
         self.hand, self.talon = view.hands[self.seat], view.talon
         return msg
 

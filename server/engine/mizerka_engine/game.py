@@ -51,22 +51,28 @@ _CONTRACT, _MAJOR, _EXCHANGE, _PLAY, _WAITING, _OVER = Phase
 _SEAT_CARD = tuple(tuple((s, c) for c in range(52)) for s in range(max(r.players for r in PRESETS.values())))
 
 
-def _beats(card: int, best: int, suit: int, trump: int | None) -> bool:
-    """Whether ``card`` beats ``best``, the card winning a trick so far in ``suit`` (the suit led, or
-    the trump once one is played): the rule of docs/rules.md §4.5, the one place it is coded (the
-    engine scores with it, views and decisions tell it to players)."""
-    cs = card // 13
-    return card > best if cs == suit else cs == trump
+def _beating(card: int, trump: int | None) -> int:
+    """The cards (a mask) that beat ``card`` when it wins a trick so far: the higher cards of its suit
+    and, unless it is a trump, every trump. The rule of docs/rules.md §4.5, the one place it is coded
+    (the engine scores with it, views and decisions tell it to players); tabled in :data:`_BEATING`."""
+    higher = SUIT_MASKS[card // 13] & -(2 << card)
+    return higher if trump is None or card // 13 == trump else higher | SUIT_MASKS[trump]
 
 
-def _trick_best(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int, int]:
-    """(seat, card, suit) winning ``trick`` ((seat, card) in play order, at least one) so far."""
-    best_seat, best = trick[0]
-    suit = best // 13
-    for s, c in trick:  # the leader's own card neither beats nor trumps itself
-        if _beats(c, best, suit, trump):
-            best_seat, best, suit = s, c, c // 13
-    return best_seat, best, suit
+_BEATING = {trump: tuple(_beating(c, trump) for c in range(52)) for trump in (None, 0, 1, 2, 3)}  # [trump][card]
+
+
+def _trick_best(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
+    """(the seat winning ``trick`` ((seat, card) in play order, at least one) so far, the cards (a
+    mask) that would beat its card): a mask, so that a decision weighs each legal card against it
+    without a call per card."""
+    beating = _BEATING[trump]
+    best_seat, card = trick[0]
+    beats = beating[card]
+    for s, c in trick:  # the leader's own card does not beat itself
+        if beats >> c & 1:
+            best_seat, beats = s, beating[c]
+    return best_seat, beats
 
 
 def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
@@ -145,9 +151,8 @@ class Decision(NamedTuple):
             return ()
         if not self.trick:  # a lead: every card takes the trick as it stands
             return (True,) * len(self.actions)
-        trump = self.trump
-        _, best, suit = _trick_best(self.trick, trump)
-        return tuple(_beats(a.card, best, suit, trump) for a in self.actions)  # type: ignore[union-attr]
+        beating = _trick_best(self.trick, self.trump)[1]
+        return tuple([beating >> a.card & 1 == 1 for a in self.actions])  # type: ignore[union-attr]
 
 
 def default_action(decision: Decision) -> Action:
@@ -164,6 +169,7 @@ def default_action(decision: Decision) -> Action:
     return decision.actions[0]
 
 
+_new = tuple.__new__
 DealSource = Callable[[int, int], Deal | None]
 
 
@@ -396,7 +402,8 @@ class Game:
             left = len(self.talon) - self.talon_pos
             return Decision(self.to_act, self.phase, (), min(left, self.hands[self.to_act].bit_count()))
         if self.phase == _PLAY:
-            return Decision(self.to_act, _PLAY, self.legal_actions(), trick=tuple(self.trick), trump=self.trump)
+            # Built as a plain tuple: a NamedTuple's own __new__ is a Python call, and most decisions are plays.
+            return _new(Decision, (self.to_act, _PLAY, self.legal_actions(), 0, False, (), tuple(self.trick), self.trump))
         return Decision(self.to_act, self.phase, self.legal_actions())
 
     def _contract_options(self) -> tuple[Choose, ...]:

@@ -93,7 +93,7 @@ def _visible_talon(game: Game, audience: int) -> tuple[int, ...] | None:
         return None
     if audience == FULL:
         return tuple(game.talon)
-    saw = game.rules.pick and audience == game.declarer and game.phase >= Phase.EXCHANGE
+    saw = audience == game.declarer and game.rules.pick and game.phase >= Phase.EXCHANGE  # the seat first: the cheapest test
     return tuple(game.talon) if saw else None
 
 
@@ -115,7 +115,8 @@ def _quotas(game: Game) -> tuple[int, ...] | None:
 
 def project(game: Game, audience: int, deal: DealState | None = None) -> View:
     """The view of ``game`` for a seat, SPECTATOR or FULL; ``deal``: the audience's
-    :func:`deal_state` of the game, where the caller has it already."""
+    :func:`deal_state` of the game, where the caller has it already, or SPECTATOR's (the view takes
+    only what every audience sees of the deal from it: its announcements and tricks)."""
     n = game.n
     waiting = game.phase == Phase.WAITING
     if deal is None:
