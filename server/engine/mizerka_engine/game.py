@@ -62,22 +62,15 @@ def _beating(card: int, trump: int | None) -> int:
 _BEATING = {trump: tuple(_beating(c, trump) for c in range(52)) for trump in (None, 0, 1, 2, 3)}  # [trump][card]
 
 
-def _trick_best(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
-    """(the seat winning ``trick`` ((seat, card) in play order, at least one) so far, the cards (a
-    mask) that would beat its card): a mask, so that a decision weighs each legal card against it
-    without a call per card."""
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far."""
     beating = _BEATING[trump]
     best_seat, card = trick[0]
     beats = beating[card]
     for s, c in trick:  # the leader's own card does not beat itself
         if beats >> c & 1:
             best_seat, beats = s, beating[c]
-    return best_seat, beats
-
-
-def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far."""
-    return _trick_best(trick, trump)[0]
+    return best_seat
 
 
 def ranks(totals: Sequence[int]) -> list[int]:
@@ -151,7 +144,8 @@ class Decision(NamedTuple):
             return ()
         if not self.trick:  # a lead: every card takes the trick as it stands
             return (True,) * len(self.actions)
-        beating = _trick_best(self.trick, self.trump)[1]
+        winner = trick_winner(self.trick, self.trump)
+        beating = _BEATING[self.trump][next(c for s, c in self.trick if s == winner)]  # the cards beating the best so far
         return tuple([beating >> a.card & 1 == 1 for a in self.actions])  # type: ignore[union-attr]
 
 
