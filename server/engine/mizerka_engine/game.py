@@ -144,9 +144,12 @@ class Decision(NamedTuple):
             return ()
         if not self.trick:  # a lead: every card takes the trick as it stands
             return (True,) * len(self.actions)
-        winner = trick_winner(self.trick, self.trump)
-        beating = _BEATING[self.trump][next(c for s, c in self.trick if s == winner)]  # the cards beating the best so far
-        return tuple([beating >> a.card & 1 == 1 for a in self.actions])  # type: ignore[union-attr]
+        beating = _BEATING[self.trump]
+        beats = beating[self.trick[0][1]]  # the cards beating the best so far, found as trick_winner finds it
+        for _, c in self.trick:
+            if beats >> c & 1:
+                beats = beating[c]
+        return tuple([beats >> a.card & 1 == 1 for a in self.actions])  # type: ignore[union-attr]
 
 
 def default_action(decision: Decision) -> Action:
