@@ -33,6 +33,10 @@ def _check_deal(game: Game, deal: DealState) -> None:
     else:  # the rule's winner so far, from the rules text (test_properties), not the engine's
         assert current.leader == game.trick[0][0] and current.winner is None
         assert current.winning == rule_winner(game.trick, game.trump)
+        assert game.winning == current.winning  # the game's running step, which kept seat views read
+    beats = game.beats  # the cards that would take the trick as it stands: the rule's, card by card
+    assert [beats >> c & 1 == 1 for c in range(52)] == [
+        rule_winner([*game.trick, (-1, c)], game.trump) == -1 for c in range(52)]
     leaders = [game.declarer] + [t.winner for t in deal.tricks]
     for trick, leader in zip(deal.tricks, leaders):
         assert len(trick.cards) == n and trick.leader == leader == trick.cards[0][0]

@@ -1,8 +1,7 @@
 """The SeatView the referee keeps for each seat (server/codec/wire_events.py SeatViewKeeper) is the view the
 one projection gives: for random full games of every preset, after every action, each seat's kept
 message equals ``view_to_proto(project(game, seat))`` -- fed after every action or only now and then
-(several actions, whole deals at once), as the referee feeds a seat only when it asks it, all of a
-game's keepers sharing one PublicDeal as the referee's do."""
+(several actions, whole deals at once), as the referee feeds a seat only when it asks it."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from mizerka_engine.game import Game, Phase
 from mizerka_engine.rules import PRESETS, load_ruleset
 from mizerka_engine.views import project, project_events
 from server.codec import protocol as P
-from server.codec.wire_events import PublicDeal, SeatViewKeeper
+from server.codec.wire_events import SeatViewKeeper
 from server.policies import random_action
 
 NAMES = ["north-bot", "east-bot", "south-bot", "west-bot"]
@@ -47,8 +46,7 @@ def test_the_kept_view_is_the_projected_view_after_every_action(preset: str, opt
     names = NAMES[: rules.players]
     game = Game(rules, seed=f"keeper:{preset}:{seed}")
     rng = random.Random(seed)
-    public = PublicDeal()
-    keepers = [SeatViewKeeper(rules, seat, names, public) for seat in range(rules.players)]
+    keepers = [SeatViewKeeper(rules, seat, names) for seat in range(rules.players)]
     cursors = [0] * rules.players
     checked = 0
     while True:
@@ -59,9 +57,6 @@ def test_the_kept_view_is_the_projected_view_after_every_action(preset: str, opt
                 cursors[seat] = len(game.log)
                 assert keeper.view(game) == P.view_to_proto(project(game, seat), names), (seat, len(game.log))
                 checked += 1
-        deal = public.state(game)  # shared by every seat's view: it holds no card hidden from any seat
-        assert deal.dealt is None or deal.dealt.hands is None and deal.dealt.talon is None
-        assert all(x.discard is None and x.take is None for x in deal.exchanges)
         if game.finished:
             break
         game.apply(game.to_act, action(game, rng))  # type: ignore[arg-type]
@@ -72,7 +67,7 @@ def test_a_keeper_that_missed_events_rebuilds_after_forget() -> None:
     rules = load_ruleset("mizerka")
     game = Game(rules, seed="forget")
     rng = random.Random(3)
-    keeper = SeatViewKeeper(rules, 0, NAMES[:3], PublicDeal())
+    keeper = SeatViewKeeper(rules, 0, NAMES[:3])
     keeper.view(game)
     while len(game.log) < 20:
         game.apply(game.to_act, random_action(game, rng))
@@ -85,7 +80,7 @@ def test_a_copied_keeper_keeps_its_own_view() -> None:
     rules = load_ruleset("mizerka")
     game = Game(rules, seed="copy")
     rng = random.Random(4)
-    keeper = SeatViewKeeper(rules, 1, NAMES[:3], PublicDeal())
+    keeper = SeatViewKeeper(rules, 1, NAMES[:3])
     while len(game.log) < 30:
         game.apply(game.to_act, random_action(game, rng))
     keeper.feed(project_events(game, 1))

@@ -10,7 +10,6 @@ projected, so it cannot disclose what the projection hides.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -32,10 +31,10 @@ from mizerka_engine.events import (
     TrickTaken,
     contract_label,
 )
-from mizerka_engine.fold import NO_DEAL, DealState, deal_step, fold_deals
-from mizerka_engine.game import Game, Phase
+from mizerka_engine.fold import fold_deals
+from mizerka_engine.game import Game
 from mizerka_engine.rules import Ruleset
-from mizerka_engine.views import SPECTATOR, contract_quotas, glance, project, project_events
+from mizerka_engine.views import contract_quotas, glance, project
 from mizerka_proto import events_pb2, game_pb2, referee_pb2
 from server.codec.protocol import (
     PHASE,
@@ -52,7 +51,6 @@ from server.codec.protocol import (
 
 __all__ = [
     "EventEncoder",
-    "PublicDeal",
     "SeatViewKeeper",
     "contract_name",
     "deal_records_from_events",
@@ -168,86 +166,46 @@ def _trick_bytes(winner: int, trick: int) -> bytes:
     return _request_event_bytes(TRICK_TAKEN[winner], trick)
 
 
-class PublicDeal:
-    """The game's current deal folded once for all its seats' :class:`SeatViewKeeper`: the tricks,
-    the seat winning the one in progress and the tricks each seat won are the same in every seat's
-    view, so one fold (:func:`~mizerka_engine.fold.deal_step`) of the game's log serves them all
-    instead of one per seat. It folds the public events (:data:`~mizerka_engine.views.SPECTATOR`'s
-    projection), so its state holds no card any seat may not see (no hands in its Dealt, no cards
-    in an exchange): a keeper adds what is its seat's own from the seat's projected events."""
-
-    __slots__ = ("cursor", "deal")
-
-    def __init__(self) -> None:
-        self.cursor = 0  # the log's events folded so far
-        self.deal = NO_DEAL
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> PublicDeal:
-        """A copy that goes on alone (its state is immutable: nothing deeper to copy)."""
-        twin = PublicDeal()
-        twin.cursor, twin.deal = self.cursor, self.deal
-        return twin
-
-    def state(self, game: Game) -> DealState:
-        """The current deal of ``game`` (the game this fold has followed from its start) as its public
-        events tell it: :func:`~mizerka_engine.views.deal_state` for SPECTATOR, folded once."""
-        end = len(game.log)
-        if self.cursor != end:
-            deal = self.deal
-            for e in project_events(game, SPECTATOR, self.cursor):
-                deal = deal_step(deal, e)
-            self.deal, self.cursor = deal, end
-        return NO_DEAL if game.phase == Phase.WAITING else self.deal
-
-
 class SeatViewKeeper:
     """One seat's SeatView, kept up to date from the seat's projected events rather than rebuilt.
 
     Every DecisionRequest carries the seat's whole view, and rebuilding it (:func:`project` and
     :func:`~server.codec.protocol.view_to_proto`) walks the deal's log and encodes every trick again. The
     keeper applies what :func:`~mizerka_engine.views.project_events` gave the seat (fed to
-    :meth:`feed` in order, none left out, before each :meth:`view`), takes what the fold tells
-    alike for every seat -- the seat winning the trick in progress, the tricks each seat won --
-    from the game's :class:`PublicDeal`, which all the game's keepers share, and what no event
-    tells -- the phase, who acts, the seat's own hand and the talon as it may see them -- from
-    :func:`~mizerka_engine.views.glance`; at a deal's boundary it rebuilds from :func:`project`.
+    :meth:`feed` in order, none left out, before each :meth:`view`) and takes what no event tells
+    -- the phase, who acts, the seat's own hand and the talon as it may see them, the seat winning
+    the trick in progress as the engine decided it -- from :func:`~mizerka_engine.views.glance`;
+    at a deal's boundary it rebuilds from :func:`project`, the one fold of the deal's events.
     So the projection alone still decides what the seat sees (tests/test_seat_view.py: equal to the
     rebuilt view after every action).
     """
 
-    __slots__ = ("current", "hand", "message", "names", "players", "public", "rules", "seat", "talon", "tricks")
+    __slots__ = ("current", "hand", "message", "names", "players", "rules", "seat", "talon")
 
-    def __init__(self, rules: Ruleset, seat: int, names: Sequence[str], public: PublicDeal) -> None:
+    def __init__(self, rules: Ruleset, seat: int, names: Sequence[str]) -> None:
         self.rules = rules
         self.seat = seat
         self.names = list(names)
-        self.public = public
         self.message: game_pb2.SeatView | None = None  # None: rebuild at the next view()
         self.players: list[game_pb2.PlayerState] = []  # the message's, looked up once
-        self.tricks = 0  # the completed tricks the message's tricks_won count
         self.current: game_pb2.Trick | None = None  # the message's trick in progress
         self.hand: tuple[int, ...] | None = None
         self.talon: tuple[int, ...] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SeatViewKeeper:
         """A keeper that rebuilds at its next view() (a copy of the message would leave ``players`` and
-        ``current`` pointing into the original), with a copy of the shared fold (one for all the
-        keepers copied together)."""
-        return SeatViewKeeper(self.rules, self.seat, self.names, copy.deepcopy(self.public, memo))
+        ``current`` pointing into the original)."""
+        return SeatViewKeeper(self.rules, self.seat, self.names)
 
     def view(self, game: Game) -> game_pb2.SeatView:
         """The seat's view of ``game`` now (the keeper's own message: copy it, do not keep it)."""
         msg = self.message
         if msg is None:
             return self._rebuild(game)
-        deal = self.public.state(game)
-        phase, to_act, hand, talon = glance(game, self.seat)
+        phase, to_act, hand, talon, winning = glance(game, self.seat)
         msg.phase = PHASE[phase]
         if self.current is not None:  # once here rather than after every card
-            self.current.winning = deal.winning  # type: ignore[assignment]
-        for trick in deal.tricks[self.tricks:]:  # the tricks completed since the last view
-            self.players[trick.winner].tricks_won += 1  # type: ignore[index]  # a completed trick has its winner
-        self.tricks = len(deal.tricks)
+            self.current.winning = winning
         if to_act >= 0:
             msg.to_act = to_act
         else:
@@ -291,7 +249,8 @@ class SeatViewKeeper:
             if t is TrickTaken:
                 current = self.current
                 assert current is not None
-                current.winner = current.winning = e.winner  # type: ignore[union-attr]
+                current.winner = current.winning = winner = e.winner  # type: ignore[union-attr]
+                players[winner].tricks_won += 1
                 self.current = None
                 continue
             match e:
@@ -328,12 +287,10 @@ class SeatViewKeeper:
         return minus
 
     def _rebuild(self, game: Game) -> game_pb2.SeatView:
-        deal = self.public.state(game)
-        view = project(game, self.seat, deal)
+        view = project(game, self.seat)
         self.message = msg = view_to_proto(view, self.names)
         self.players = list(msg.players)
-        self.tricks = len(deal.tricks)
-        self.current = msg.tricks[-1] if deal.plays else None
+        self.current = msg.tricks[-1] if game.trick else None
         self.hand, self.talon = view.hands[self.seat], view.talon
         return msg
 

@@ -176,8 +176,7 @@ class GameSession:
         self.clocks = [SeatClock(clock) for _ in range(n)]
         self.cursors = [0] * n
         self.encoders = [wire_events.EventEncoder(rules) for _ in range(n)]
-        public = wire_events.PublicDeal()  # one fold of the log for all the seats' views
-        self.views = [wire_events.SeatViewKeeper(rules, seat, names, public) for seat in range(n)]
+        self.views = [wire_events.SeatViewKeeper(rules, seat, names) for seat in range(n)]
         self._ruleset = protocol.ruleset_request_bytes(rules)  # in every DecisionRequest
         self.held: list[list[events_pb2.Event]] = [[] for _ in range(n)]  # a forfeited seat's, until the game's end
         self.turn = 0

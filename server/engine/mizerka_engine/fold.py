@@ -2,9 +2,10 @@
 the seat winning the trick in progress so far), the tricks each seat won, its revoke and its result.
 
 :func:`deal_step` is a pure reducer (state + event -> state). The views
-(:func:`mizerka_engine.views.project`), the referee's kept seat views and the deal records of
-finished matches (server/codec/wire_events.py) all fold events with it, so that no second walk over the
-log rebuilds tricks or decides who won them. It records what the events it is given hold: folded
+(:func:`mizerka_engine.views.project`, from which the referee's kept seat views start each deal)
+and the deal records of finished matches (server/codec/wire_events.py) fold events with it, so that
+no second walk over the log rebuilds tricks or decides who won them (between rebuilds a kept view
+takes the winner of the trick in progress from the game, :func:`mizerka_engine.views.glance`). It records what the events it is given hold: folded
 from a seat's projected events a deal holds what that seat may know (no cards in its ``Dealt``,
 none in another seat's ``Exchanged``), folded from the full log everything.
 """
@@ -48,8 +49,7 @@ class DealState(NamedTuple):
     @property
     def winning(self) -> int | None:
         """The seat winning the trick in progress so far; None between tricks. Worked out when
-        asked rather than at every card: the referee folds each card for every seat, and asks once
-        per decision."""
+        asked rather than at every card (a fold of a whole log asks once at its end)."""
         plays = self.plays
         return trick_winner(plays, self.trump) if plays else None
 

@@ -62,15 +62,30 @@ def _beating(card: int, trump: int | None) -> int:
 _BEATING = {trump: tuple(_beating(c, trump) for c in range(52)) for trump in (None, 0, 1, 2, 3)}  # [trump][card]
 
 
-def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far."""
+ANY_CARD = (1 << 52) - 1  # the cards that take a trick no card of which is played yet: all of them
+
+
+def trick_beats(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The cards (a mask) that would take ``trick`` ((seat, card) in play order) as it stands: every
+    card when nothing is played yet. The one walk over a trick by the table of :func:`_beating`;
+    a :class:`Game` takes the same step as each card is played (:attr:`Game.beats`)."""
     beating = _BEATING[trump]
-    best_seat, card = trick[0]
-    beats = beating[card]
-    for s, c in trick:  # the leader's own card does not beat itself
+    beats = ANY_CARD
+    for _, c in trick:
         if beats >> c & 1:
-            best_seat, beats = s, beating[c]
-    return best_seat
+            beats = beating[c]
+    return beats
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far: the last whose
+    card took it as it stood (:func:`trick_beats`)."""
+    beating = _BEATING[trump]
+    beats, best = ANY_CARD, -1
+    for s, c in trick:
+        if beats >> c & 1:
+            best, beats = s, beating[c]
+    return best
 
 
 def ranks(totals: Sequence[int]) -> list[int]:
@@ -122,8 +137,8 @@ class Decision(NamedTuple):
 
     ``actions`` enumerates the legal actions except for EXCHANGE, where any set of at most
     ``max_exchange`` held cards is legal (with ``take`` from ``talon`` in a pick exchange).
-    ``trick`` and ``trump`` (PLAY only) are the trick in progress and the trump it is played in,
-    for :meth:`takes_trick`.
+    ``beats`` (PLAY only) is the mask of the cards that would take the trick as it stands
+    (:func:`trick_beats`), for :meth:`takes_trick`.
     """
 
     seat: int
@@ -132,8 +147,7 @@ class Decision(NamedTuple):
     max_exchange: int = 0
     pick: bool = False
     talon: tuple[int, ...] = ()
-    trick: tuple[tuple[int, int], ...] = ()
-    trump: int | None = None
+    beats: int = ANY_CARD
 
     def takes_trick(self) -> tuple[bool, ...]:
         """For each of ``actions`` (PLAY), whether that card would take the trick as it stands
@@ -142,13 +156,7 @@ class Decision(NamedTuple):
         tells a bot these, so that no bot codes the rule of §4.5 itself."""
         if self.kind != _PLAY:
             return ()
-        if not self.trick:  # a lead: every card takes the trick as it stands
-            return (True,) * len(self.actions)
-        beating = _BEATING[self.trump]
-        beats = beating[self.trick[0][1]]  # the cards beating the best so far, found as trick_winner finds it
-        for _, c in self.trick:
-            if beats >> c & 1:
-                beats = beating[c]
+        beats = self.beats
         return tuple([beats >> a.card & 1 == 1 for a in self.actions])  # type: ignore[union-attr]
 
 
@@ -269,6 +277,8 @@ class Game:
         self.taken: list[tuple[int, ...]] = [()] * n
         self.tricks = [0] * n
         self.trick: list[tuple[int, int]] = []  # (seat, card) in play order
+        self.beats = ANY_CARD  # the cards that would take the trick as it stands (trick_beats)
+        self.winning = -1  # the seat winning it so far (trick_winner); -1 before its first card
         self.trick_no = 0
         self.led_mask = 0
 
@@ -400,7 +410,7 @@ class Game:
             return Decision(self.to_act, self.phase, (), min(left, self.hands[self.to_act].bit_count()))
         if self.phase == _PLAY:
             # Built as a plain tuple: a NamedTuple's own __new__ is a Python call, and most decisions are plays.
-            return _new(Decision, (self.to_act, _PLAY, self.legal_actions(), 0, False, (), tuple(self.trick), self.trump))
+            return _new(Decision, (self.to_act, _PLAY, self.legal_actions(), 0, False, (), self.beats))
         return Decision(self.to_act, self.phase, self.legal_actions())
 
     def _contract_options(self) -> tuple[Choose, ...]:
@@ -575,14 +585,16 @@ class Game:
         hands[seat] = hand ^ bit
         self.log.append(PLAYED[seat][card])
         trick.append(_SEAT_CARD[seat][card])
+        if self.beats >> card & 1:  # trick_winner's step, taken as the card is played
+            self.beats, self.winning = _BEATING[self.trump][card], seat
         if len(trick) < self.n:
             self.to_act = (seat + 1) % self.n
             return
-        winner = trick_winner(trick, self.trump)
+        winner = self.winning
         self.tricks[winner] += 1
         self.trick_no += 1
         self.log.append(TRICK_TAKEN[winner])
-        self.trick = []
+        self.trick, self.beats, self.winning = [], ANY_CARD, -1
         if self.trick_no < self.rules.tricks:
             self.to_act = winner
         else:

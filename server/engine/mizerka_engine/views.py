@@ -159,19 +159,21 @@ def project(game: Game, audience: int, deal: DealState | None = None) -> View:
 
 
 class Glance(NamedTuple):
-    """What changes in a seat's view without an event of its own: the phase, who acts, and the
-    cards the seat holds and knows of the talon, as :func:`project` shows them."""
+    """What changes in a seat's view without an event of its own: the phase, who acts, the cards
+    the seat holds and knows of the talon, and the seat winning the trick in progress (-1: none;
+    the engine's :attr:`~mizerka_engine.game.Game.winning`), as :func:`project` shows them."""
 
     phase: Phase
     to_act: int
     hand: tuple[int, ...] | None
     talon: tuple[int, ...] | None
+    winning: int
 
 
 def glance(game: Game, seat: int) -> Glance:
     """The part of ``seat``'s view that its projected events do not tell (see :class:`Glance`): with
     :func:`project_events` it keeps a view up to date without walking the deal's log again."""
-    return Glance(game.phase, game.to_act, _visible_hand(game, seat, seat), _visible_talon(game, seat))
+    return Glance(game.phase, game.to_act, _visible_hand(game, seat, seat), _visible_talon(game, seat), game.winning)
 
 
 def project_events(game: Game, audience: int, start: int = 0) -> list[Event]:

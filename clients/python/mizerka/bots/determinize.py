@@ -20,6 +20,7 @@ from mizerka.turn import Turn
 from mizerka_engine import Action, Choose, DealResult, Decision, Major, Phase, Play, Ruleset, load_ruleset
 from mizerka_engine.cards import SUITS, parse_card
 from mizerka_engine.events import ContractAnnounced, MajorAnnounced
+from mizerka_engine.game import trick_beats
 from mizerka_engine.views import TrickView, View
 from mizerka_proto import game_pb2, referee_pb2
 
@@ -84,7 +85,7 @@ def _decision(request: referee_pb2.DecisionRequest, seat: int, phase: Phase, tri
     if phase != Phase.PLAY:
         return Decision(seat, phase, actions)
     in_progress = tricks[-1].cards if tricks and tricks[-1].winner is None else ()
-    return Decision(seat, phase, actions, trick=in_progress, trump=trump)
+    return Decision(seat, phase, actions, beats=trick_beats(in_progress, trump))
 
 
 def engine_view(turn: Turn) -> View:

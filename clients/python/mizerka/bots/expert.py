@@ -40,7 +40,6 @@ from mizerka.turn import EXCHANGE, Turn
 from mizerka_engine import Action, Choose, Deal, Exchange, Game, Major, Phase, Play, Ruleset
 from mizerka_engine.actions import PASS
 from mizerka_engine.cards import SUIT_MASKS, format_card, format_cards, mask_cards
-from mizerka_engine.game import trick_winner
 from mizerka_engine.resample import resample
 from mizerka_engine.views import View
 from mizerka_proto import game_pb2, referee_pb2
@@ -106,8 +105,7 @@ def _play(game: Game) -> Play:
     trick = game.trick
     if not trick:
         return Play(min(cards, key=_rank) if contract.minus else max(cards, key=_rank))
-    seat = game.to_act
-    beating = [c for c in cards if trick_winner((*trick, (seat, c)), trump) == seat]
+    beating = [c for c in cards if game.beats >> c & 1]
     if contract.minus:
         losing = [c for c in cards if c not in beating]
         return Play(max(losing or cards, key=_rank))
