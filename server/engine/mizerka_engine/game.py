@@ -65,27 +65,28 @@ _BEATING = {trump: tuple(_beating(c, trump) for c in range(52)) for trump in (No
 ANY_CARD = (1 << 52) - 1  # the cards that take a trick no card of which is played yet: all of them
 
 
-def trick_beats(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """The cards (a mask) that would take ``trick`` ((seat, card) in play order) as it stands: every
-    card when nothing is played yet. The one walk over a trick by the table of :func:`_beating`;
-    a :class:`Game` takes the same step as each card is played (:attr:`Game.beats`)."""
-    beating = _BEATING[trump]
-    beats = ANY_CARD
-    for _, c in trick:
-        if beats >> c & 1:
-            beats = beating[c]
-    return beats
-
-
-def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far: the last whose
-    card took it as it stood (:func:`trick_beats`)."""
+def _walk(trick: Sequence[tuple[int, int]], trump: int | None) -> tuple[int, int]:
+    """(the seat winning ``trick`` so far, -1 if no card is played; the cards that would take it):
+    the one walk over a trick by the table of :func:`_beating`. A :class:`Game` takes the same step
+    as each card is played (:attr:`Game.winning`, :attr:`Game.beats`)."""
     beating = _BEATING[trump]
     beats, best = ANY_CARD, -1
     for s, c in trick:
         if beats >> c & 1:
             best, beats = s, beating[c]
-    return best
+    return best, beats
+
+
+def trick_beats(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The cards (a mask) that would take ``trick`` ((seat, card) in play order) as it stands:
+    every card when nothing is played yet."""
+    return _walk(trick, trump)[1]
+
+
+def trick_winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """The seat winning ``trick`` ((seat, card) in play order, at least one) so far: the last whose
+    card took it as it stood."""
+    return _walk(trick, trump)[0]
 
 
 def ranks(totals: Sequence[int]) -> list[int]:
