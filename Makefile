@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench-cli bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers bench-spectators venv proto clean
+.PHONY: demo test bench-cli bench-engine bench-referee bench-league bench-flood bench-expert bench-load bench-workers bench-spectators bench-submit venv proto clean
 
 venv: $(STAMP)
 
@@ -51,6 +51,10 @@ bench-expert: $(STAMP)
 # options go in ARGS, e.g. make bench-load ARGS="--matches 16,100 --think-matches 100 --seconds 5".
 bench-load: $(STAMP)
 	$(BIN)/python tests/bench/bench_load.py $(ARGS)
+
+# Uploads against a raw gRPC stream of the same bytes (BENCHMARKS.md, "Submissions"); options go in ARGS, e.g. make bench-submit ARGS="--mib 20 --rounds 5".
+bench-submit: $(STAMP)
+	$(BIN)/python tests/bench/bench_submit.py $(ARGS)
 
 # options go in ARGS, e.g. make bench-workers ARGS="--workers 1,2,3 --slots 2 --think-ms 50".
 bench-workers: $(STAMP)

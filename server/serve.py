@@ -22,6 +22,7 @@ from server.transport.connections import ConnectionCaps, ConnectionLimits, raise
 from server.transport.service import server_options, start_server
 from server.transport.tls import ServerTls, is_loopback
 from server.transport.unix_peers import start_unix_listener
+from server.transport.uploads import UploadSettings
 from server.web.page import MAX_FEEDS, LeagueBoard, start_web
 
 log = structlog.get_logger("serve")
@@ -43,14 +44,14 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
                 ready_file: Path | None = None, limits: StreamLimits | None = None, tls: ServerTls | None = None,
                 referee_id: str = DEFAULT_REFEREE, metrics: tuple[str, int] | None = None, unix_sockets: Sequence[Path] = (),
                 web: tuple[str, int] | None = None, board: LeagueBoard | None = None, web_max_feeds: int = MAX_FEEDS,
-                connections: ConnectionLimits | None = None) -> None:
+                connections: ConnectionLimits | None = None, uploads: UploadSettings | None = None) -> None:
     """``metrics``: (host, port) to serve Prometheus metrics on, at /metrics (docs/metrics.md).
     ``web``: (host, port) to serve the web page on (docs/web.md), with ``board``'s leagues.
     ``unix_sockets``: listen there too, for bots in a sandbox without network (tournaments/sandbox/bwrap.py), each a
     host of its own (server/transport/unix_peers.py).
     ``connections``: caps and timeouts of connections (docs/security.md, Connections); the caps not
     given are sized from the descriptor limit, raised to its hard limit first. ValueError if the
-    limit is too low for them."""
+    limit is too low for them. ``uploads``: what authors may upload (docs/submitting.md)."""
     connections = connections if connections is not None else ConnectionLimits()
     caps = ConnectionCaps.sized(raise_descriptor_limit(), 1 + len(unix_sockets), connections)
     store = Store(db, referee_id)  # first: a database that cannot be used is the one line said
@@ -67,7 +68,7 @@ async def serve(host: str, port: int, db: str, admin_token: str, clock: ClockSet
         log.info("metrics listening", address=f"{metrics_host}:{metrics_port}", path="/metrics")
     health = health_aio.HealthServicer()
     options = server_options(connections, caps.grpc)
-    server, bound = await start_server(arena, host, port, admin_token, tls, health, options)
+    server, bound = await start_server(arena, host, port, admin_token, tls, health, options, uploads)
     listeners = [server]
     for path in unix_sockets:
         listeners.append(await start_unix_listener(arena, admin_token, health, path, options))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -18,14 +19,18 @@ from server.serve import serve as run_server
 from server.settings import ClockSettings, StreamLimits
 from server.storage.database import DatabaseError
 from server.storage.store import DEFAULT_REFEREE
+from server.submissions.archive import ArchiveLimits
 from server.transport.connections import ConnectionLimits, DescriptorLimitError
 from server.transport.health import DEFAULT_ADDRESS, SERVING, HealthError, check
 from server.transport.tls import ServerTls
+from server.transport.uploads import UploadSettings
 from server.web.page import MAX_FEEDS, WebExtras
 
 _LIMITS = StreamLimits()  # the defaults of serve's stream limits
 _CONNECTIONS = ConnectionLimits()  # and of its connection limits
 _SIZED = "(default: sized from the descriptor limit, see docs/security.md)"
+_UPLOADS = ArchiveLimits()  # the defaults of what an author may upload
+MIB = 2**20
 
 serve_app = typer.Typer(add_completion=False)
 health_app = typer.Typer(add_completion=False)
@@ -70,6 +75,10 @@ def serve(
     http_max_connections: Annotated[int | None, typer.Option(metavar="N", help=f"Connections the web page holds at most, all hosts together; more are closed as soon as accepted {_SIZED}.")] = None,
     http_max_connections_per_host: Annotated[int, typer.Option(metavar="N", help="Of those, the connections one host (address) may hold.")] = _CONNECTIONS.http_max_per_host,
     http_idle_timeout_s: Annotated[float, typer.Option(help="Seconds a web connection has to send a request's head, from its start or its last answer; then it is closed.")] = _CONNECTIONS.http_idle_timeout_s,
+    max_upload_mib: Annotated[int, typer.Option(min=1, help="MiB an author's upload (a bot's folder, compressed) may have; more is refused as it arrives (docs/submitting.md).")] = _UPLOADS.max_bytes // MIB,
+    max_upload_files: Annotated[int, typer.Option(min=1, help="Files (and folders and links) an upload may hold.")] = _UPLOADS.max_files,
+    max_unpacked_mib: Annotated[int, typer.Option(min=1, help="MiB an upload's files may take unpacked.")] = _UPLOADS.max_unpacked // MIB,
+    invite_code_file: Annotated[Path | None, typer.Option(metavar="FILE", help="Let authors register themselves (mizerka author register) with the code in this file (or in $MIZERKA_INVITE_CODE). Unset: only the organiser adds authors (mizerka author add).")] = None,
 ) -> None:
     """Run the referee: bots connect to play, admins create matches, anyone may watch."""
     if log_format not in ("auto", "console", "json"):
@@ -94,13 +103,22 @@ def serve(
     except ValueError as e:  # a bad clock, limit or TLS file (TlsSettingsError)
         raise usage_error(str(e)) from None
     token = admin_token_for(db, admin_token)
+    invite = os.environ.get("MIZERKA_INVITE_CODE", "")
+    if invite_code_file is not None:
+        try:
+            invite = invite_code_file.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as e:
+            raise usage_error(f"--invite-code-file {invite_code_file}: cannot read it ({e})") from None
+        if not invite:
+            raise usage_error(f"--invite-code-file {invite_code_file} is empty: write the invite code into it")
+    uploads = UploadSettings(ArchiveLimits(max_upload_mib * MIB, max_upload_files, max_unpacked_mib * MIB), invite)
     extras = ctx.find_object(WebExtras)  # leagues, when `mizerka` (tournaments/cli.py) runs this
     try:
         board = extras.boards(db) if extras is not None and http_port is not None else None
         asyncio.run(run_server(host, port, db, token, clock, seat_timeout, ready_file, limits, tls, referee_id=referee_id,
                                metrics=None if metrics_port is None else (metrics_host, metrics_port), unix_sockets=unix_socket or (),
                                web=None if http_port is None else (http_host, http_port), board=board,
-                               web_max_feeds=http_max_feeds, connections=connections))
+                               web_max_feeds=http_max_feeds, connections=connections, uploads=uploads))
     except MetricsServerError as e:
         raise usage_error(f"--metrics-port {metrics_port}: {e}") from None
     except (OSError, DatabaseError, DescriptorLimitError) as e:  # a port in use; an unreachable or newer database; caps above the descriptor limit

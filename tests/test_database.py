@@ -19,6 +19,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
 from server.storage import store as server_store
+from server.storage import submissions as server_submissions
 from server.storage.database import SCHEMA_HEAD, DatabaseError, database_url, describe
 from server.storage.schema_upgrade import MIGRATIONS, head_revision
 from server.storage.store import FINISHED, Store, StoreError
@@ -109,7 +110,8 @@ def _tables_and_versions(url: str) -> tuple[list[object], list[str]]:
     try:
         with engine.connect() as conn:
             together = sa.MetaData()
-            for table in [*server_store.metadata.tables.values(), *league_store.metadata.tables.values()]:
+            for table in [*server_store.metadata.tables.values(), *server_submissions.metadata.tables.values(),
+                          *league_store.metadata.tables.values()]:
                 table.to_metadata(together)
             diffs = compare_metadata(MigrationContext.configure(conn), together)
             versions = [r[0] for r in conn.execute(sa.text("select version_num from alembic_version"))]

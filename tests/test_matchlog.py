@@ -36,6 +36,7 @@ from server.records import finished_games, finished_update, match_to_proto, repl
 from server.referee.match import GameRecord, GameRunner
 from server.referee.offline import seat_messages
 from server.settings import ClockSettings
+from server.storage.database import SCHEMA_HEAD
 from server.storage.store import FINISHED, Store
 from tournaments.cli import app
 
@@ -305,7 +306,7 @@ def test_a_database_of_the_old_log_form_is_migrated_and_its_games_export_replay_
 
     migrated = _stored_game(db, match_id)
     con = sqlite3.connect(db)
-    assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [("0003",)]
+    assert con.execute("SELECT version_num FROM alembic_version").fetchall() == [(SCHEMA_HEAD,)]
     assert [json.loads(v) for v in con.execute("SELECT log, deals FROM games").fetchone()] == [log, deals]
     con.close()
     assert migrated[0] == now[0]  # the export, byte for byte

@@ -59,6 +59,21 @@ def _bot(ctx: typer.Context) -> typer.Typer:
     return bot_app
 
 
+def _author(ctx: typer.Context) -> typer.Typer:
+    from tournaments.commands.authors import author_app
+    return author_app
+
+
+def _submit(ctx: typer.Context) -> typer.Typer:
+    from tournaments.commands.authors import submit_app
+    return submit_app
+
+
+def _bots(ctx: typer.Context) -> typer.Typer:
+    from tournaments.commands.authors import bots_app
+    return bots_app
+
+
 class ArenaCommands(ServerCommands):
     """The server's commands and those of the layers above, in the order --help lists them."""
 
@@ -70,6 +85,9 @@ class ArenaCommands(ServerCommands):
         "rerun": Lazy("Play a logged game's seed again with other bots in some seats; print the new score sheet and both totals.", _rerun),
         "bot": Lazy("Connect a built-in bot to a referee (mizerka bot NAME --help), or run a bot program in the league's sandbox (mizerka bot sandbox --help).", _bot),
         "worker": Lazy("Play the games of leagues submitted to a PostgreSQL database (docs/scale-out.md).", _worker),
+        "author": Lazy("(Organiser) Create bot authors, or register yourself with an invite code (docs/submitting.md).", _author),
+        "submit": Lazy("Upload a bot's folder to a referee: it becomes a new version of the bot (docs/submitting.md).", _submit),
+        "bots": Lazy("Your submitted bots: their versions and states, their logs; retire them.", _bots),
         "report": Lazy("Write a league's static web report: standings, rating chart, head to head, failures, replays.", _report),
     }
 

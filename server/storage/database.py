@@ -22,7 +22,7 @@ from server.private_files import private_dir, private_file
 # The newest schema revision (server/storage/migrations/versions) this program knows: a database at it is
 # used at once, without Alembic (whose import alone is most of a read-only command's start-up);
 # tests/test_database.py checks it is Alembic's head.
-SCHEMA_HEAD = "0003"
+SCHEMA_HEAD = "0004"
 POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
 SQLITE_BUSY_S = 10  # how long a SQLite connection waits for a lock another process holds
 # libpq waits forever by default for a host that drops packets: give up connecting after 10 s, and

@@ -25,6 +25,8 @@ from mizerka_proto import (
     arena_pb2_grpc,
     referee_pb2,
     referee_pb2_grpc,
+    submissions_pb2,
+    submissions_pb2_grpc,
 )
 from server.arena import Arena
 from server.codec import protocol
@@ -40,13 +42,14 @@ from server.storage.store import (
 from server.transport.auth import is_admin
 from server.transport.connections import ConnectionLimits
 from server.transport.grpc_events import drain_notifications
+from server.transport.status import abort
 from server.transport.streams import MAX_MESSAGE_BYTES, play
 from server.transport.tls import ServerTls
+from server.transport.uploads import SubmissionsService, UploadSettings
 from server.watch import watch_updates
 
 log = structlog.get_logger("service")
 
-MAX_DETAIL = 1000  # characters of an error message: gRPC sends it in trailing metadata (8 KB in all)
 MAX_PAGE_OFFSET = 10**9
 MAX_REASON = 200  # characters of an AbortMatches reason
 __all__ = ["ArenaService", "RefereeService", "start_server"]
@@ -138,15 +141,6 @@ def too_many_finished(limits: StreamLimits, wait_s: float, what: str) -> str:
             f"then {limits.finished_feeds_per_minute} a minute (mizerka serve --finished-feeds-burst "
             f"{limits.finished_feeds_burst}, --finished-feeds-per-minute {limits.finished_feeds_per_minute}): "
             f"try again in {math.ceil(wait_s)} s")
-
-
-async def abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
-    """End the call with ``code``; the message is cut to MAX_DETAIL characters, so a huge name or
-    option echoed inside it cannot overflow gRPC's metadata limit (the client would get a bare
-    INTERNAL instead of the reason)."""
-    if len(message) > MAX_DETAIL:
-        message = message[:MAX_DETAIL] + f"... (cut; {len(message)} characters)"
-    await context.abort(code, message)
 
 
 def _page_offset(token: str) -> int | None:
@@ -320,25 +314,36 @@ SERVICE_NAMES = (
 )
 
 
-def add_services(server: grpc.aio.Server, arena: Arena, admin_token: str, health: health_aio.HealthServicer) -> None:
+SUBMISSIONS = submissions_pb2.DESCRIPTOR.services_by_name["Submissions"].full_name
+
+
+def add_services(server: grpc.aio.Server, arena: Arena, admin_token: str, health: health_aio.HealthServicer,
+                 uploads: UploadSettings | None = None) -> None:
     """Referee, Arena, health and reflection on ``server``: the port's, and each Unix socket's
-    (server/transport/unix_peers.py)."""
+    (server/transport/unix_peers.py); with ``uploads``, Submissions too (the port's alone: the
+    sockets are the sandboxed bots' way in, and bots submit nothing)."""
     add_referee(RefereeService(arena, admin_token), server)
     arena_pb2_grpc.add_ArenaServicer_to_server(ArenaService(arena, admin_token), server)
     health_pb2_grpc.add_HealthServicer_to_server(health, server)
-    reflection.enable_server_reflection(SERVICE_NAMES, server)
+    names = SERVICE_NAMES
+    if uploads is not None:
+        submissions_pb2_grpc.add_SubmissionsServicer_to_server(SubmissionsService(arena, admin_token, uploads), server)
+        names = (*SERVICE_NAMES, SUBMISSIONS)
+    reflection.enable_server_reflection(names, server)
 
 
 async def start_server(arena: Arena, host: str, port: int, admin_token: str, tls: ServerTls | None = None,
                        health: health_aio.HealthServicer | None = None,
-                       options: list[tuple[str, int]] = SERVER_OPTIONS) -> tuple[grpc.aio.Server, int]:
-    """Start the gRPC server (Referee, Arena, health, reflection); returns it and the bound port.
-    With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a client CA).
-    ``health`` (else a new one) answers SERVING once listening; the caller marks its shutdown on it.
-    ``options``: :func:`server_options`."""
+                       options: list[tuple[str, int]] = SERVER_OPTIONS,
+                       uploads: UploadSettings | None = None) -> tuple[grpc.aio.Server, int]:
+    """Start the gRPC server (Referee, Arena, Submissions, health, reflection); returns it and the
+    bound port. With ``tls`` it serves only TLS (and requires client certificates when ``tls`` has a
+    client CA). ``health`` (else a new one) answers SERVING once listening; the caller marks its
+    shutdown on it. ``options``: :func:`server_options`; ``uploads``: what authors may upload (else
+    the defaults)."""
     server = grpc.aio.server(options=options)
     health = health if health is not None else health_aio.HealthServicer()
-    add_services(server, arena, admin_token, health)
+    add_services(server, arena, admin_token, health, uploads if uploads is not None else UploadSettings())
     try:
         if tls is None:
             bound = server.add_insecure_port(f"{host}:{port}")
